@@ -1,0 +1,75 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Strict settings applied to every Swift target in one place.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ZoneStream",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "zonestream", targets: ["zonestream"]),
+        .library(name: "ZoneEngine", targets: ["ZoneEngine"]),
+        .library(name: "ZoneCodecs", targets: ["ZoneCodecs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(
+            name: "CRdKafka", pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]),
+        .systemLibrary(
+            name: "CJansson", pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]),
+
+        // Layer 1: the zone engine. Pure Swift value types, no I/O.
+        .target(name: "ZoneEngine", swiftSettings: strictSettings),
+        // Layer 2: decoding input and encoding output.
+        .target(name: "ZoneCodecs", dependencies: ["ZoneEngine", "CJansson"], swiftSettings: strictSettings),
+        // Layer 3: a thin Swift layer over librdkafka.
+        .target(
+            name: "ZoneKafka",
+            dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        // Layer 4: the stream processor.
+        .target(
+            name: "ZoneProcessor",
+            dependencies: [
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        // Layer 5: the command line.
+        .executableTarget(
+            name: "zonestream",
+            dependencies: [
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+
+        .target(
+            name: "ZoneTestSupport", dependencies: ["ZoneEngine"], path: "Tests/ZoneTestSupport",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ZoneEngineTests",
+            dependencies: [
+                "ZoneEngine", "ZoneTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ZoneCodecsTests",
+            dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport"],
+            swiftSettings: strictSettings),
+    ]
+)

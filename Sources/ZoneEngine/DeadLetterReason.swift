@@ -1,0 +1,35 @@
+/// Why an input record was dead-lettered. Raw values are the contract's strings;
+/// the declaration order is the contract's precedence (the first that applies wins).
+public enum DeadLetterReason: String, Sendable, CaseIterable, Comparable {
+    case tooLarge = "too_large"
+    case malformedJSON = "malformed_json"
+    case missingField = "missing_field"
+    case badType = "bad_type"
+    case unknownType = "unknown_type"
+    case invalidSession = "invalid_session"
+    case keyMismatch = "key_mismatch"
+    case badUnit = "bad_unit"
+    case outOfRange = "out_of_range"
+    case sessionFinished = "session_finished"
+    case invalidTransition = "invalid_transition"
+    case zonesAfterCollectionBegan = "zones_after_collection_began"
+    case invalidZones = "invalid_zones"
+    /// Not in the contract's table: the instance's cap on live sessions was reached
+    /// (see docs/decisions.md); the record is dead-lettered, never dropped.
+    case sessionLimit = "session_limit"
+
+    public static func < (lhs: DeadLetterReason, rhs: DeadLetterReason) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A refusal with its reason and a human-readable detail.
+public struct Rejection: Sendable, Equatable, Error {
+    public let reason: DeadLetterReason
+    public let detail: String
+
+    public init(_ reason: DeadLetterReason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+}

@@ -1,0 +1,25 @@
+/// The processor settings that change how time in zone is counted.
+public struct EngineSettings: Sendable {
+    /// How long one sample covers at most (`max_gap_ms`, default 10000).
+    public var maxGapMs: Int64
+    /// Damping against jitter on a boundary (`zone_change_min_dwell_ms`, default 0: off).
+    public var zoneChangeMinDwellMs: Int64
+    /// Normalization models per quantity (`normalize.<quantity>.boundaries`, source `normalized`).
+    public var normalization: PerQuantity<ZoneConfiguration?>
+    /// A live session with no applied event for this long finishes (`idle_timeout_s`, default 600 s).
+    public var idleTimeoutMs: Int64
+    /// How long a finished session's id is remembered (`finished_retention_s`, default 3600 s).
+    public var finishedRetentionMs: Int64
+
+    public init(
+        maxGapMs: Int64 = 10_000, zoneChangeMinDwellMs: Int64 = 0,
+        normalization: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
+        idleTimeoutMs: Int64 = 600_000, finishedRetentionMs: Int64 = 3_600_000
+    ) {
+        self.maxGapMs = maxGapMs
+        self.zoneChangeMinDwellMs = zoneChangeMinDwellMs
+        self.normalization = normalization
+        self.idleTimeoutMs = idleTimeoutMs
+        self.finishedRetentionMs = finishedRetentionMs
+    }
+}

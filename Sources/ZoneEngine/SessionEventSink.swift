@@ -1,0 +1,47 @@
+/// Receives what the engine produces. The processor's sink encodes and produces;
+/// tests' sinks record. Called synchronously on the owning worker's thread.
+public protocol SessionEventSink {
+    /// A zone changed in `session` (its person and configuration are read from it).
+    mutating func zoneChanged(_ change: ZoneChange, in session: WorkoutSession)
+    /// A session finished.
+    mutating func workoutFinished(_ summary: WorkoutSummary)
+    /// The event could not be applied (or applied only in part) and must be dead-lettered.
+    mutating func rejected(_ rejection: Rejection)
+}
+
+/// A sink that keeps everything, in order: for tests, the demo and the load generator's oracle.
+public struct RecordingSink: SessionEventSink, Sendable {
+    public enum Output: Sendable, Equatable {
+        case zoneChange(ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
+        case finished(WorkoutSummary)
+        case rejected(Rejection)
+    }
+
+    public private(set) var outputs: [Output] = []
+
+    public init() {}
+
+    public mutating func zoneChanged(_ change: ZoneChange, in session: WorkoutSession) {
+        // A change is only produced for a quantity with zones.
+        guard let configuration = session.configuration(for: change.quantity) else { return }
+        outputs.append(.zoneChange(change, session: session.id, person: session.person, configuration: configuration))
+    }
+
+    public mutating func workoutFinished(_ summary: WorkoutSummary) { outputs.append(.finished(summary)) }
+
+    public mutating func rejected(_ rejection: Rejection) { outputs.append(.rejected(rejection)) }
+
+    public var zoneChanges: [ZoneChange] {
+        outputs.compactMap { if case .zoneChange(let change, _, _, _) = $0 { change } else { nil } }
+    }
+
+    public var finished: [WorkoutSummary] {
+        outputs.compactMap { if case .finished(let summary) = $0 { summary } else { nil } }
+    }
+
+    public var rejections: [Rejection] {
+        outputs.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
+    }
+
+    public mutating func removeAll() { outputs.removeAll() }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The `system` zones of CONTRACT.md section 1, computed in decimal arithmetic so that
+/// 0.7 * 165 is exactly 115.5, with only the final boundaries rounded (halves away from zero).
+public enum SystemZones {
+    /// Heart-rate boundaries used when a person has no usable metrics.
+    public static let defaultHeartRateBoundaries: [Double] = [91, 114, 136, 158]
+    static let heartRateFractions: [Decimal] = ["0.60", "0.70", "0.80", "0.90"].map { Decimal(string: $0)! }
+    static let powerFractions: [Decimal] = ["0.55", "0.75", "0.90", "1.05", "1.20"].map { Decimal(string: $0)! }
+
+    /// Heart-rate zones from the profile's metrics: max = `max_hr`, else Tanaka
+    /// (208 - 0.7 * age); Karvonen with a resting rate below max, else a share of max.
+    /// Falls back to the default boundaries when no metric is usable.
+    public static func heartRate(for profile: PersonProfile?) -> ZoneConfiguration {
+        if let boundaries = heartRateBoundaries(for: profile),
+            let configuration = try? ZoneConfiguration.validated(
+                quantity: .heartRate, source: .system, boundaries: boundaries)
+        {
+            return configuration
+        }
+        // The default list is valid by construction; the fallback below is never taken.
+        return (try? ZoneConfiguration.validated(
+            quantity: .heartRate, source: .system, boundaries: defaultHeartRateBoundaries))!
+    }
+
+    /// Power zones from `ftp` > 0; `nil` without a usable ftp.
+    public static func cyclingPower(for profile: PersonProfile?) -> ZoneConfiguration? {
+        guard let ftp = profile?.functionalThresholdPower.flatMap(exactDecimal), ftp > 0 else { return nil }
+        let boundaries = powerFractions.map { roundedHalfAwayFromZero($0 * ftp) }
+        return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
+    }
+
+    static func heartRateBoundaries(for profile: PersonProfile?) -> [Double]? {
+        guard let profile else { return nil }
+        let maximum: Decimal
+        if let maxHR = profile.maximumHeartRate.flatMap(exactDecimal), maxHR > 0 {
+            maximum = maxHR
+        } else if let age = profile.age.flatMap(exactDecimal), age > 0 {
+            maximum = Decimal(208) - Decimal(string: "0.7")! * age
+        } else {
+            return nil
+        }
+        guard maximum > 0 else { return nil }
+        if let rest = profile.restingHeartRate.flatMap(exactDecimal), rest > 0, rest < maximum {
+            return heartRateFractions.map { roundedHalfAwayFromZero(rest + $0 * (maximum - rest)) }
+        }
+        return heartRateFractions.map { roundedHalfAwayFromZero($0 * maximum) }
+    }
+
+    /// The decimal a person wrote: the shortest text that round-trips the double.
+    static func exactDecimal(_ value: Double) -> Decimal? {
+        guard value.isFinite else { return nil }
+        return Decimal(string: String(describing: value), locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    static func roundedHalfAwayFromZero(_ value: Decimal) -> Double {
+        var input = value
+        var output = Decimal()
+        // `.plain` rounds a half away from zero (115.5 -> 116, -115.5 -> -116).
+        NSDecimalRound(&output, &input, 0, .plain)
+        return NSDecimalNumber(decimal: output).doubleValue
+    }
+}

@@ -1,0 +1,52 @@
+/// One decoded `workout-events` record, already validated by the decoder:
+/// values are finite, in range and converted to the quantity's canonical unit.
+public struct WorkoutEvent: Sendable {
+    public var session: String
+    /// Milliseconds since the Unix epoch.
+    public var timestamp: Int64
+    public var body: Body
+
+    public init(session: String, timestamp: Int64, body: Body) {
+        self.session = session
+        self.timestamp = timestamp
+        self.body = body
+    }
+
+    public enum Body: Sendable {
+        case sample(Quantity, value: Double, person: String?)
+        case sampleSeries(Quantity, intervalMs: Int64, values: [Double], person: String?)
+        case sessionStart(SessionStartRequest)
+        case sessionEnd
+        case pause
+        case resume
+        case activityStart(String)
+        case activityEnd
+    }
+}
+
+/// The content of a `session_start` event.
+public struct SessionStartRequest: Sendable {
+    public var person: String?
+    /// `nil` when absent; the session's activity is then `other`.
+    public var activity: String?
+    /// Valid app zones per quantity.
+    public var zones: PerQuantity<ZoneConfiguration?>
+    /// Quantities with a non-null entry in `zones`, valid or not.
+    public var zonesGiven: PerQuantity<Bool>
+    /// Set when `zones` had any defect: the event still applies, and is also
+    /// dead-lettered as `invalid_zones` with this detail.
+    public var zonesDefect: String?
+
+    public init(
+        person: String? = nil, activity: String? = nil,
+        zones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
+        zonesGiven: PerQuantity<Bool>? = nil, zonesDefect: String? = nil
+    ) {
+        self.person = person
+        self.activity = activity
+        self.zones = zones
+        self.zonesGiven =
+            zonesGiven ?? PerQuantity(heartRate: zones.heartRate != nil, cyclingPower: zones.cyclingPower != nil)
+        self.zonesDefect = zonesDefect
+    }
+}

@@ -1,0 +1,136 @@
+/// One live workout session: the per-session accumulator of CONTRACT.md section 2.
+///
+/// A session is owned by exactly one worker, so it has no lock. It is a value type;
+/// store it where it can be mutated in place (a dictionary's subscript does).
+/// Applying a sample allocates nothing and hashes no strings.
+public struct WorkoutSession: Sendable {
+    public let id: String
+    public internal(set) var person: String?
+    /// The session's activity; `other` counts as unset.
+    public internal(set) var activity: String
+    public let startTimestamp: Int64
+    /// The latest time the session has applied: start, control events, accepted samples.
+    public internal(set) var latestTimestamp: Int64
+    /// Wall-clock milliseconds of the last applied event, for the idle timeout.
+    public internal(set) var lastAppliedWallMs: Int64
+
+    var tracks: PerQuantity<QuantityTrack>
+    /// Pause intervals in time order; only the last may be open (`end == .max`).
+    var pauses: [PauseInterval] = []
+    var pausedMs: Int64 = 0
+    /// Activities in time order; only the last may be open (`end == .max`).
+    var activities: [ActivityRecord] = []
+    var lateSamples = 0
+    var duplicateSamples = 0
+    var pausedSamples = 0
+
+    /// Starts a session at `timestamp`, resolving zones per quantity from `appZones` and `profile`.
+    public init(
+        id: String, startTimestamp: Int64, person: String?, activity: String?,
+        appZones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
+        profile: PersonProfile?, wallMs: Int64 = 0
+    ) {
+        self.id = id
+        self.person = person
+        self.activity = activity ?? Self.defaultActivity
+        self.startTimestamp = startTimestamp
+        self.latestTimestamp = startTimestamp
+        self.lastAppliedWallMs = wallMs
+        self.tracks = PerQuantity(
+            heartRate: QuantityTrack(
+                configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile)),
+            cyclingPower: QuantityTrack(
+                configuration: ZoneResolver.resolve(
+                    .cyclingPower, appZones: appZones.cyclingPower, profile: profile)))
+    }
+
+    /// The activity a session has when none is given; it counts as unset.
+    public static let defaultActivity = "other"
+
+    /// The zone configuration in use for `quantity`, if it has zones.
+    public func configuration(for quantity: Quantity) -> ZoneConfiguration? { tracks[quantity].configuration }
+
+    /// Whether the session is paused now.
+    public var isPaused: Bool { pauses.last?.isOpen ?? false }
+
+    /// Applies one sample (value in the canonical unit, already range-checked).
+    ///
+    /// This is the hot path: no allocation, no lock, no string hashing.
+    public mutating func applySample(
+        _ quantity: Quantity, at timestamp: Int64, value: Double, settings: EngineSettings
+    ) -> SampleOutcome {
+        let track = tracks[quantity]
+        if track.hasSamples ? timestamp <= track.lastTimestamp : timestamp < startTimestamp {
+            if track.hasSamples && timestamp == track.lastTimestamp && value == track.lastValue {
+                duplicateSamples += 1
+                return .duplicate
+            }
+            lateSamples += 1
+            return .late
+        }
+        if isInPause(timestamp) {
+            pausedSamples += 1
+            return .paused
+        }
+        if track.coverageOpen {
+            creditOpenCoverage(quantity, upTo: timestamp, settings: settings)
+        }
+        if timestamp > latestTimestamp { latestTimestamp = timestamp }
+        return tracks[quantity].accept(timestamp: timestamp, value: value, settings: settings)
+    }
+
+    /// Whether a sample at `timestamp` falls in a closed pause or at or after an open one's start.
+    func isInPause(_ timestamp: Int64) -> Bool {
+        for pause in pauses.reversed() where pause.start <= timestamp {
+            return timestamp < pause.end
+        }
+        return false
+    }
+}
+
+/// A pause from `start` until `end` (exclusive); `end == .max` while open.
+struct PauseInterval: Sendable, Equatable {
+    var start: Int64
+    var end: Int64 = .max
+    var isOpen: Bool { end == .max }
+}
+
+/// One activity of a multi-sport session with its own zone durations.
+struct ActivityRecord: Sendable {
+    var name: String
+    var start: Int64
+    var end: Int64 = .max
+    var durations = PerQuantity(repeating: ZoneDurations())
+    var isOpen: Bool { end == .max }
+}
+
+extension QuantityTrack {
+    /// Records an accepted sample and reports a zone change if one is due.
+    mutating func accept(timestamp: Int64, value: Double, settings: EngineSettings) -> SampleOutcome {
+        acceptedSamples += 1
+        lastTimestamp = timestamp
+        lastValue = value
+        coverageOpen = true
+        if value < minimum { minimum = value }
+        if value > maximum { maximum = value }
+        sum += value
+        guard let configuration else { return .accepted(nil) }
+        let zone = configuration.zoneIndex(of: value)
+        lastZone = zone
+        let dwell = settings.zoneChangeMinDwellMs
+        if dwell > 0 {
+            if zone != runZone {
+                runZone = zone
+                runStart = timestamp
+            }
+            guard zone != publishedZone, timestamp - runStart >= dwell else { return .accepted(nil) }
+        } else if zone == publishedZone {
+            return .accepted(nil)
+        }
+        let change = ZoneChange(
+            quantity: configuration.quantity, timestamp: timestamp,
+            previousZone: publishedZone < 0 ? nil : publishedZone, currentZone: zone, durations: durations)
+        publishedZone = zone
+        return .accepted(change)
+    }
+}

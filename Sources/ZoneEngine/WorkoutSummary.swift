@@ -1,0 +1,124 @@
+/// A finished workout, shaped as the contract's `workout_finished` event.
+public struct WorkoutSummary: Sendable, Equatable {
+    public enum EndReason: String, Sendable {
+        case ended
+        case idleTimeout = "idle_timeout"
+    }
+
+    /// Durations per zone under one configuration.
+    public struct ZoneGroup: Sendable, Equatable {
+        public let configuration: ZoneConfiguration
+        public let durations: ZoneDurations
+        /// The durations of the configuration's zones, in order.
+        public var zoneDurations: [Int64] { durations.values(count: configuration.zoneCount) }
+    }
+
+    public struct Activity: Sendable, Equatable {
+        public let name: String
+        public let startTimestamp: Int64
+        public let endTimestamp: Int64
+        public let zoneGroups: [ZoneGroup]
+    }
+
+    public struct Statistics: Sendable, Equatable {
+        public let quantity: Quantity
+        public let minimum: Double
+        public let maximum: Double
+        public let average: Double
+        public let samples: Int
+    }
+
+    public let session: String
+    public let person: String?
+    public let activity: String
+    public let startTimestamp: Int64
+    public let endTimestamp: Int64
+    public let endReason: EndReason
+    public let pausedMs: Int64
+    /// In quantity order (heart rate, then power), for quantities with samples and zones.
+    public let zoneGroups: [ZoneGroup]
+    public let activities: [Activity]
+    /// In quantity order, for quantities with at least one accepted sample.
+    public let statistics: [Statistics]
+    public let lateSamples: Int
+    public let duplicateSamples: Int
+    public let pausedSamples: Int
+    /// Untracked milliseconds per quantity with samples, in quantity order.
+    public let untrackedMs: [(quantity: Quantity, milliseconds: Int64)]
+    /// Present only for quantities of `zoneGroups` that have a normalization model.
+    public let normalizedZoneGroups: [ZoneGroup]
+
+    /// `end - start`, pauses included.
+    public var durationMs: Int64 { endTimestamp - startTimestamp }
+
+    public static func == (lhs: WorkoutSummary, rhs: WorkoutSummary) -> Bool {
+        lhs.session == rhs.session && lhs.person == rhs.person && lhs.activity == rhs.activity
+            && lhs.startTimestamp == rhs.startTimestamp && lhs.endTimestamp == rhs.endTimestamp
+            && lhs.endReason == rhs.endReason && lhs.pausedMs == rhs.pausedMs && lhs.zoneGroups == rhs.zoneGroups
+            && lhs.activities == rhs.activities && lhs.statistics == rhs.statistics
+            && lhs.lateSamples == rhs.lateSamples && lhs.duplicateSamples == rhs.duplicateSamples
+            && lhs.pausedSamples == rhs.pausedSamples
+            && lhs.untrackedMs.elementsEqual(rhs.untrackedMs, by: { $0 == $1 })
+            && lhs.normalizedZoneGroups == rhs.normalizedZoneGroups
+    }
+}
+
+extension WorkoutSession {
+    /// The quantities with at least one accepted sample, in quantity order.
+    var quantitiesWithSamples: [Quantity] { Quantity.allCases.filter { tracks[$0].hasSamples } }
+
+    /// The quantities that appear in `zone_groups`: accepted samples and zones.
+    var zonedQuantities: [Quantity] {
+        quantitiesWithSamples.filter { tracks[$0].configuration != nil }
+    }
+
+    func summary(endTimestamp: Int64, reason: WorkoutSummary.EndReason, settings: EngineSettings)
+        -> WorkoutSummary
+    {
+        let zoned = zonedQuantities
+        let activeMs = endTimestamp - startTimestamp - pausedMs
+        return WorkoutSummary(
+            session: id, person: person, activity: activity, startTimestamp: startTimestamp,
+            endTimestamp: endTimestamp, endReason: reason, pausedMs: pausedMs,
+            zoneGroups: zoned.map { zoneGroup($0, durations: tracks[$0].durations) },
+            activities: activities.map { record in
+                WorkoutSummary.Activity(
+                    name: record.name, startTimestamp: record.start, endTimestamp: record.end,
+                    zoneGroups: zoned.map { zoneGroup($0, durations: record.durations[$0]) })
+            },
+            statistics: quantitiesWithSamples.map { quantity in
+                let track = tracks[quantity]
+                return WorkoutSummary.Statistics(
+                    quantity: quantity, minimum: track.minimum, maximum: track.maximum,
+                    average: track.sum / Double(track.acceptedSamples), samples: track.acceptedSamples)
+            },
+            lateSamples: lateSamples, duplicateSamples: duplicateSamples, pausedSamples: pausedSamples,
+            untrackedMs: quantitiesWithSamples.map { ($0, activeMs - tracks[$0].coveredMs) },
+            normalizedZoneGroups: zoned.compactMap { quantity in
+                settings.normalization[quantity].map {
+                    WorkoutSummary.ZoneGroup(configuration: $0, durations: tracks[quantity].normalizedDurations)
+                }
+            })
+    }
+
+    private func zoneGroup(_ quantity: Quantity, durations: ZoneDurations) -> WorkoutSummary.ZoneGroup {
+        // Only called for zoned quantities, whose configuration is set.
+        WorkoutSummary.ZoneGroup(configuration: tracks[quantity].configuration!, durations: durations)
+    }
+
+    /// Live durations per zone of `quantity`, including open coverage up to the latest time,
+    /// for status queries; does not change the session.
+    public func liveDurations(of quantity: Quantity, settings: EngineSettings) -> ZoneDurations? {
+        var copy = self
+        if copy.tracks[quantity].coverageOpen {
+            copy.creditOpenCoverage(quantity, upTo: latestTimestamp, settings: settings)
+        }
+        return copy.tracks[quantity].configuration == nil ? nil : copy.tracks[quantity].durations
+    }
+
+    /// The zone of the last accepted sample of `quantity`, 0-based.
+    public func currentZone(of quantity: Quantity) -> Int? {
+        let zone = tracks[quantity].lastZone
+        return zone < 0 ? nil : zone
+    }
+}

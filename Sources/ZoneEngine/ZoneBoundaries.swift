@@ -1,0 +1,37 @@
+/// Up to eight zone boundaries, stored inline so a zone lookup touches no heap.
+public struct ZoneBoundaries: Sendable, Equatable {
+    /// The most boundaries a configuration may have (nine zones).
+    public static let maximumCount = 8
+    /// The fewest boundaries a configuration may have (three zones).
+    public static let minimumCount = 2
+
+    @usableFromInline var storage: InlineArray<8, Double>
+    /// How many boundaries are set.
+    public let count: Int
+
+    /// Stores `values`; callers validate first (see ``ZoneConfiguration/validated(quantity:source:boundaries:unit:)``).
+    init(_ values: [Double]) {
+        var storage = InlineArray<8, Double>(repeating: .infinity)
+        for (index, value) in values.prefix(Self.maximumCount).enumerated() { storage[index] = value }
+        self.storage = storage
+        self.count = min(values.count, Self.maximumCount)
+    }
+
+    public subscript(index: Int) -> Double { storage[index] }
+
+    /// The boundaries as an array, for encoding and tests.
+    public var values: [Double] { (0..<count).map { storage[$0] } }
+
+    /// The 0-based zone of `value`: the number of boundaries at or below it.
+    /// A value equal to a boundary belongs to the upper zone.
+    @inlinable
+    public func zoneIndex(of value: Double) -> Int {
+        var zone = 0
+        for index in 0..<count where value >= storage[index] { zone = index + 1 }
+        return zone
+    }
+
+    public static func == (lhs: ZoneBoundaries, rhs: ZoneBoundaries) -> Bool {
+        lhs.count == rhs.count && (0..<lhs.count).allSatisfy { lhs.storage[$0] == rhs.storage[$0] }
+    }
+}

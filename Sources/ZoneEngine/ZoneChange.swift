@@ -1,0 +1,22 @@
+/// A zone change of one quantity, produced by an accepted sample.
+///
+/// Zones are 0-based here; encoders add 1. A value type of fixed size, so
+/// producing one allocates nothing.
+public struct ZoneChange: Sendable, Equatable {
+    public let quantity: Quantity
+    /// The sample's time (with damping: the sample at which the zone qualified).
+    public let timestamp: Int64
+    /// The zone of the last published event, `nil` for the first.
+    public let previousZone: Int?
+    public let currentZone: Int
+    /// Durations per zone credited up to `timestamp`.
+    public let durations: ZoneDurations
+}
+
+/// What became of one sample.
+public enum SampleOutcome: Sendable, Equatable {
+    case accepted(ZoneChange?)
+    case late
+    case duplicate
+    case paused
+}

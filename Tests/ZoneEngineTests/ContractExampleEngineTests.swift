@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import ZoneEngine
+import ZoneTestSupport
+
+/// Runs each worked example of the contract through the engine and checks every output.
+@Suite struct ContractExampleEngineTests {
+    static let engineReasons: Set<String> = [
+        "session_finished", "invalid_transition", "zones_after_collection_began", "invalid_zones",
+    ]
+
+    @Test func committedExamplesMatchTheSharedSpec() throws {
+        let shared = ContractExample.sharedDirectory
+        guard FileManager.default.fileExists(atPath: shared.path) else { return }
+        for file in try FileManager.default.contentsOfDirectory(atPath: shared.path) where file.hasSuffix(".json") {
+            let committed = try Data(contentsOf: ContractExample.fixturesDirectory.appendingPathComponent(file))
+            #expect(committed == (try Data(contentsOf: shared.appendingPathComponent(file))), "\(file) differs")
+        }
+    }
+
+    @Test(arguments: try ContractExample.all().map(\.name))
+    func exampleThroughEngine(name: String) throws {
+        let example = try #require(try ContractExample.all().first { $0.name == name })
+        var profiles: [String: PersonProfile] = [:]
+        for (person, object) in example.profiles {
+            profiles[person] = FoundationEventReader.profile(from: object, person: person)
+        }
+        var store = SessionStore(settings: example.engineSettings)
+        var sink = RecordingSink()
+        let codecRejected = Set(
+            example.expectedDeadLetters.filter { !Self.engineReasons.contains($0.reason) }.map(\.inputIndex))
+        var engineRejections: [(String, Int)] = []
+        for (index, event) in example.events.enumerated() where !codecRejected.contains(index) {
+            let parsed = try #require(FoundationEventReader.event(from: event.value), "event \(index)")
+            let before = sink.rejections.count
+            store.handle(parsed, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
+            for rejection in sink.rejections.dropFirst(before) { engineRejections.append((rejection.reason.rawValue, index)) }
+        }
+
+        let changes = sink.outputs.compactMap { output -> (ZoneChange, String, String?, ZoneConfiguration)? in
+            if case .zoneChange(let c, let s, let p, let conf) = output { (c, s, p, conf) } else { nil }
+        }
+        #expect(changes.count == example.expectedZoneChanges.count)
+        for (actual, expected) in zip(changes, example.expectedZoneChanges) {
+            let diff = ExpectationComparison.differences(
+                actual.0, session: actual.1, person: actual.2, configuration: actual.3, expected: expected)
+            #expect(diff.isEmpty, "\(name) zone change \(expected["event_id"] ?? ""): \(diff)")
+        }
+        #expect(sink.finished.count == example.expectedFinished.count)
+        for (actual, expected) in zip(sink.finished, example.expectedFinished) {
+            let diff = ExpectationComparison.differences(actual, expected: expected)
+            #expect(diff.isEmpty, "\(name) finished: \(diff)")
+        }
+        let wantedEngine = example.expectedDeadLetters.filter { Self.engineReasons.contains($0.reason) }
+        #expect(engineRejections.map(\.0) == wantedEngine.map(\.reason))
+        #expect(engineRejections.map(\.1) == wantedEngine.map(\.inputIndex))
+    }
+}

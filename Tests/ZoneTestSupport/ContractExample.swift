@@ -1,0 +1,69 @@
+public import Foundation
+public import ZoneEngine
+
+/// One worked example of CONTRACT.md (../shared/spec/examples), parsed with Foundation's
+/// JSON reader so tests do not depend on the decoders they check.
+public struct ContractExample: @unchecked Sendable {
+    // @unchecked: the dictionaries hold only Foundation JSON values, never mutated after load.
+    public let name: String
+    public let description: String
+    public let profiles: [String: [String: Any]]
+    public let config: [String: Any]
+    /// Each event's key (nil: no key) and value (a JSON object, or a raw string sent as is).
+    public let events: [(key: String?, value: Any)]
+    public let expectedZoneChanges: [[String: Any]]
+    public let expectedFinished: [[String: Any]]
+    /// (reason, index into events)
+    public let expectedDeadLetters: [(reason: String, inputIndex: Int)]
+
+    /// The folder holding the committed copy of the examples.
+    public static var fixturesDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/contract-examples")
+    }
+
+    /// The shared spec's folder beside the repository, when present.
+    public static var sharedDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spec/examples")
+    }
+
+    public static func all() throws -> [ContractExample] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+        return try files.map { try load(fixturesDirectory.appendingPathComponent($0)) }
+    }
+
+    public static func load(_ url: URL) throws -> ContractExample {
+        let data = try Data(contentsOf: url)
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        let expected = root["expected"] as? [String: Any] ?? [:]
+        return ContractExample(
+            name: url.deletingPathExtension().lastPathComponent,
+            description: root["description"] as? String ?? "",
+            profiles: root["profiles"] as? [String: [String: Any]] ?? [:],
+            config: root["config"] as? [String: Any] ?? [:],
+            events: (root["events"] as? [[String: Any]] ?? []).map { ($0["key"] as? String, $0["value"] ?? NSNull()) },
+            expectedZoneChanges: expected["zone_changes"] as? [[String: Any]] ?? [],
+            expectedFinished: expected["finished"] as? [[String: Any]] ?? [],
+            expectedDeadLetters: (expected["dlq"] as? [[String: Any]] ?? []).map {
+                ($0["reason"] as? String ?? "", $0["input_index"] as? Int ?? -1)
+            })
+    }
+
+    /// The record value's bytes as a producer would send them.
+    public func valueBytes(at index: Int) throws -> [UInt8] {
+        let value = events[index].value
+        if let text = value as? String { return Array(text.utf8) }
+        return Array(try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]))
+    }
+
+    public var engineSettings: EngineSettings {
+        var settings = EngineSettings()
+        if let gap = config["max_gap_ms"] as? Int { settings.maxGapMs = Int64(gap) }
+        if let dwell = config["zone_change_min_dwell_ms"] as? Int { settings.zoneChangeMinDwellMs = Int64(dwell) }
+        return settings
+    }
+}
