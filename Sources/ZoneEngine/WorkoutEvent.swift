@@ -1,6 +1,6 @@
 /// One decoded `workout-events` record, already validated by the decoder:
 /// values are finite, in range and converted to the quantity's canonical unit.
-public struct WorkoutEvent: Sendable {
+public struct WorkoutEvent: Sendable, Equatable {
     public var session: String
     /// Milliseconds since the Unix epoch.
     public var timestamp: Int64
@@ -12,7 +12,7 @@ public struct WorkoutEvent: Sendable {
         self.body = body
     }
 
-    public enum Body: Sendable {
+    public enum Body: Sendable, Equatable {
         case sample(Quantity, value: Double, person: String?)
         case sampleSeries(Quantity, intervalMs: Int64, values: [Double], person: String?)
         case sessionStart(SessionStartRequest)
@@ -25,7 +25,7 @@ public struct WorkoutEvent: Sendable {
 }
 
 /// The content of a `session_start` event.
-public struct SessionStartRequest: Sendable {
+public struct SessionStartRequest: Sendable, Equatable {
     public var person: String?
     /// `nil` when absent; the session's activity is then `other`.
     public var activity: String?

@@ -1,0 +1,85 @@
+import ZoneEngine
+
+extension EventValidator {
+    /// Checks units and ranges (bad_unit, out_of_range) and builds the event.
+    static func build<Value: JSONValueView>(_ root: Value, type: EventType, session: Value, ts: Value)
+        -> Result<WorkoutEvent, Rejection>
+    {
+        let sessionID = session.stringValue ?? ""
+        // The unit check comes before every range check, ts included.
+        var factor = 1.0
+        var quantityValue = Quantity.heartRate
+        if type == .sample || type == .sampleSeries {
+            // Type-checked already: a known quantity.
+            quantityValue = root.presentMember("quantity").flatMap(quantity) ?? .heartRate
+            if let unit = root.presentMember("unit") {
+                guard let unitFactor = unitFactor(unit, for: quantityValue) else {
+                    return .failure(
+                        Rejection(.badUnit, "unit '\(unit.stringValue ?? "")' is not accepted for \(quantityValue.name)"))
+                }
+                factor = unitFactor
+            }
+        }
+        guard let timestamp = ts.integerValue, timestamp >= 0, timestamp <= maximumTimestamp else {
+            return .failure(Rejection(.outOfRange, "'ts' must be between 0 and 2^53"))
+        }
+        let person = root.presentMember("person")?.stringValue
+        let body: WorkoutEvent.Body
+        switch type {
+        case .sample:
+            let value = (root.presentMember("value")?.doubleValue ?? .nan) * factor
+            guard value.isFinite, quantityValue.isValidReading(value) else {
+                return .failure(Rejection(.outOfRange, "\(quantityValue.name) value out of range"))
+            }
+            body = .sample(quantityValue, value: value, person: person)
+        case .sampleSeries:
+            switch seriesBody(root, quantity: quantityValue, factor: factor, timestamp: timestamp, person: person) {
+            case .success(let series): body = series
+            case .failure(let rejection): return .failure(rejection)
+            }
+        case .sessionStart:
+            body = .sessionStart(
+                ZonesReader.request(
+                    root, person: person, activity: root.presentMember("activity")?.stringValue))
+        case .sessionEnd: body = .sessionEnd
+        case .pause: body = .pause
+        case .resume: body = .resume
+        case .activityStart: body = .activityStart(root.presentMember("activity")?.stringValue ?? "")
+        case .activityEnd: body = .activityEnd
+        case .unknown: return .failure(Rejection(.unknownType, "unknown type"))
+        }
+        return .success(WorkoutEvent(session: sessionID, timestamp: timestamp, body: body))
+    }
+
+    static func seriesBody<Value: JSONValueView>(
+        _ root: Value, quantity: Quantity, factor: Double, timestamp: Int64, person: String?
+    ) -> Result<WorkoutEvent.Body, Rejection> {
+        guard let intervalField = root.presentMember("interval_ms"), let interval = intervalField.integerValue,
+            interval > 0
+        else { return .failure(Rejection(.outOfRange, "'interval_ms' must be greater than 0")) }
+        guard let valuesField = root.presentMember("values") else {
+            return .failure(Rejection(.missingField, "'values' is absent"))
+        }
+        let count = valuesField.elementCount
+        guard count >= 1, count <= maximumSeriesValues else {
+            return .failure(Rejection(.outOfRange, "'values' must hold 1 to 1000 numbers, got \(count)"))
+        }
+        let (span, overflow) = interval.multipliedReportingOverflow(by: Int64(count - 1))
+        guard !overflow, span <= maximumTimestamp - timestamp else {
+            return .failure(Rejection(.outOfRange, "the series runs past ts 2^53"))
+        }
+        var values: [Double] = []
+        values.reserveCapacity(count)
+        var valid = true
+        valuesField.forEachElement { element in
+            let value = (element.doubleValue ?? .nan) * factor
+            valid = value.isFinite && quantity.isValidReading(value)
+            values.append(value)
+            return valid
+        }
+        guard valid else {
+            return .failure(Rejection(.outOfRange, "a \(quantity.name) value of the series is out of range"))
+        }
+        return .success(.sampleSeries(quantity, intervalMs: interval, values: values, person: person))
+    }
+}

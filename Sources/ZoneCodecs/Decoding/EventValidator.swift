@@ -1,0 +1,133 @@
+public import ZoneEngine
+
+/// Turns a parsed `workout-events` value into a ``WorkoutEvent`` or the first rejection
+/// that applies, in the contract's order: missing_field, bad_type, unknown_type,
+/// invalid_session, key_mismatch, bad_unit, out_of_range. (too_large and malformed_json
+/// are decided before parsing; the rest by the engine.)
+enum EventValidator {
+    /// The largest allowed `ts`: 2^53.
+    static let maximumTimestamp: Int64 = 1 << 53
+    static let maximumSessionBytes = 128
+    static let maximumSeriesValues = 1000
+
+    enum EventType {
+        case sample, sampleSeries, sessionStart, sessionEnd, pause, resume, activityStart, activityEnd, unknown
+    }
+
+    static func eventType(_ value: some JSONValueView) -> EventType {
+        if value.stringEquals("sample") { return .sample }
+        if value.stringEquals("sample_series") { return .sampleSeries }
+        if value.stringEquals("session_start") { return .sessionStart }
+        if value.stringEquals("session_end") { return .sessionEnd }
+        if value.stringEquals("pause") { return .pause }
+        if value.stringEquals("resume") { return .resume }
+        if value.stringEquals("activity_start") { return .activityStart }
+        if value.stringEquals("activity_end") { return .activityEnd }
+        return .unknown
+    }
+
+    static func quantity(_ value: some JSONValueView) -> Quantity? {
+        if value.stringEquals("heart_rate") { return .heartRate }
+        if value.stringEquals("cycling_power") { return .cyclingPower }
+        return nil
+    }
+
+    /// The factor of an accepted unit for the quantity, matched without allocating.
+    static func unitFactor(_ value: some JSONValueView, for quantity: Quantity) -> Double? {
+        switch quantity {
+        case .heartRate:
+            if value.stringEquals("count/min") || value.stringEquals("bpm") { return 1 }
+            if value.stringEquals("count/s") { return 60 }
+        case .cyclingPower:
+            if value.stringEquals("W") { return 1 }
+            if value.stringEquals("kW") { return 1000 }
+        }
+        return nil
+    }
+
+    static func validate<Value: JSONValueView>(_ root: Value, key: UnsafeRawBufferPointer?)
+        -> Result<WorkoutEvent, Rejection>
+    {
+        guard root.kind == .object else { return .failure(Rejection(.malformedJSON, "value is not a JSON object")) }
+        let typeField = root.presentMember("type")
+        let type = typeField.map { $0.kind == .string ? eventType($0) : .unknown } ?? .unknown
+
+        // missing_field
+        var required: [StaticString] = ["type", "session", "ts"]
+        switch type {
+        case .sample: required += ["quantity", "value"]
+        case .sampleSeries: required += ["quantity", "interval_ms", "values"]
+        case .activityStart: required += ["activity"]
+        default: break
+        }
+        for name in required where root.presentMember(name) == nil {
+            return .failure(Rejection(.missingField, "required field '\(name)' is absent or null"))
+        }
+        // Present by the check above.
+        guard let typeField, let session = root.presentMember("session"), let ts = root.presentMember("ts") else {
+            return .failure(Rejection(.missingField, "required field is absent"))
+        }
+
+        // bad_type
+        if let problem = badType(root, typeField: typeField, session: session, ts: ts, type: type) {
+            return .failure(Rejection(.badType, problem))
+        }
+        if type == .unknown {
+            return .failure(Rejection(.unknownType, "unknown type '\(typeField.stringValue ?? "")'"))
+        }
+        let sessionBytes = session.stringByteCount
+        guard sessionBytes >= 1, sessionBytes <= maximumSessionBytes else {
+            return .failure(Rejection(.invalidSession, "session id must be 1 to 128 bytes, got \(sessionBytes)"))
+        }
+        if let key, !session.stringEquals(bytes: key) {
+            return .failure(Rejection(.keyMismatch, "record key differs from the event's session"))
+        }
+        return build(root, type: type, session: session, ts: ts)
+    }
+
+    /// The first field of the wrong JSON type, described; nil when all types are right.
+    static func badType<Value: JSONValueView>(
+        _ root: Value, typeField: Value, session: Value, ts: Value, type: EventType
+    ) -> String? {
+        if typeField.kind != .string { return "'type' must be a string" }
+        if session.kind != .string { return "'session' must be a string" }
+        if ts.kind != .integer { return "'ts' must be an integer" }
+        func optionalString(_ name: StaticString) -> String? {
+            guard let value = root.presentMember(name) else { return nil }
+            return value.kind == .string ? nil : "'\(name)' must be a string"
+        }
+        switch type {
+        case .sample, .sampleSeries:
+            guard let quantityField = root.presentMember("quantity"), quantityField.kind == .string else {
+                return "'quantity' must be a string"
+            }
+            guard quantity(quantityField) != nil else {
+                return "unknown quantity '\(quantityField.stringValue ?? "")'"
+            }
+            if let problem = optionalString("unit") ?? optionalString("person") { return problem }
+            if type == .sample {
+                guard root.presentMember("value")?.isNumber == true else { return "'value' must be a number" }
+            } else {
+                guard root.presentMember("interval_ms")?.kind == .integer else {
+                    return "'interval_ms' must be an integer"
+                }
+                guard let values = root.presentMember("values"), values.kind == .array else {
+                    return "'values' must be an array"
+                }
+                var allNumbers = true
+                values.forEachElement { element in
+                    allNumbers = element.isNumber
+                    return allNumbers
+                }
+                if !allNumbers { return "'values' must hold only numbers" }
+            }
+        case .sessionStart:
+            return optionalString("person") ?? optionalString("activity")
+        case .activityStart:
+            return optionalString("activity")
+        case .sessionEnd, .pause, .resume, .activityEnd, .unknown:
+            break
+        }
+        return nil
+    }
+}

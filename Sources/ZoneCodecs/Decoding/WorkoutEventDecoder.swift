@@ -1,0 +1,47 @@
+public import ZoneEngine
+
+/// Decodes `workout-events` record values: the production decoder.
+///
+/// Strict (it accepts exactly the JSON jansson accepts, see ``StrictJSONParser``) and
+/// allocation-free for a `sample` whose session id fits Swift's small-string form (15 bytes):
+/// the parse tape is reused across messages. Not thread-safe: one per worker.
+public struct WorkoutEventDecoder {
+    /// Values longer than this are `too_large` (`max_message_bytes`, default 65536).
+    public var maxMessageBytes: Int
+    private var tape = JSONTape()
+
+    public init(maxMessageBytes: Int = 65_536) {
+        self.maxMessageBytes = maxMessageBytes
+        tape.nodes.reserveCapacity(64)
+    }
+
+    /// Decodes one record. `value` nil is a record without a value (a tombstone);
+    /// `key` nil is a record without a key.
+    public mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
+        -> Result<WorkoutEvent, Rejection>
+    {
+        guard let value else { return .failure(Rejection(.malformedJSON, "record has no value")) }
+        guard value.count <= maxMessageBytes else {
+            return .failure(Rejection(.tooLarge, "value of \(value.count) bytes is over \(maxMessageBytes)"))
+        }
+        do {
+            try StrictJSONParser.parse(value, into: &tape)
+        } catch {
+            return .failure(Rejection(.malformedJSON, "\(error.message) at byte \(error.offset)"))
+        }
+        return tape.nodes.withUnsafeBufferPointer { nodes in
+            EventValidator.validate(TapeValue(nodes: nodes, bytes: value, index: 0), key: key)
+        }
+    }
+
+    /// Convenience for tests and tools: decodes from byte arrays.
+    public mutating func decode(value: [UInt8]?, key: [UInt8]?) -> Result<WorkoutEvent, Rejection> {
+        func withOptional<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+            guard let bytes else { return body(nil) }
+            return bytes.withUnsafeBytes { body($0) }
+        }
+        return withOptional(value) { valuePointer in
+            withOptional(key) { keyPointer in decode(value: valuePointer, key: keyPointer) }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+public import ZoneEngine
+import Foundation
+import CJansson
+
+/// Encodes the contract's output events (CONTRACT.md section 4) with jansson.
+public enum OutputEncoder {
+    typealias Build = JanssonBuilder
+
+    /// The `zone-changes` event id: `<session>/<quantity>/<ts>`.
+    public static func eventID(session: String, change: ZoneChange) -> String {
+        "\(session)/\(change.quantity.name)/\(change.timestamp)"
+    }
+
+    /// A `zone_change` event for `change` of `session` (configuration and person read from it).
+    public static func zoneChange(
+        _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
+    ) -> [UInt8] {
+        Build.dump(
+            Build.object([
+                "schema": Build.integer(1),
+                "type": Build.string("zone_change"),
+                "event_id": Build.string(eventID(session: session, change: change)),
+                "session": Build.string(session),
+                "person": Build.optionalString(person),
+                "quantity": Build.string(change.quantity.name),
+                "ts": Build.integer(change.timestamp),
+                "previous_zone": change.previousZone.map { zone($0, configuration) },
+                "current_zone": zone(change.currentZone, configuration),
+                "configuration": self.configuration(configuration),
+                "zone_durations": durations(change.durations, configuration),
+            ]))
+    }
+
+    /// A `workout_finished` event.
+    public static func workoutFinished(_ summary: WorkoutSummary) -> [UInt8] {
+        var untracked: [(String, JanssonBuilder.Value)] = []
+        for entry in summary.untrackedMs { untracked.append((entry.quantity.name, Build.integer(entry.milliseconds))) }
+        let root = Build.object([
+            "schema": Build.integer(1),
+            "type": Build.string("workout_finished"),
+            "session": Build.string(summary.session),
+            "person": Build.optionalString(summary.person),
+            "activity": Build.string(summary.activity),
+            "start_ts": Build.integer(summary.startTimestamp),
+            "end_ts": Build.integer(summary.endTimestamp),
+            "end_reason": Build.string(summary.endReason.rawValue),
+            "duration_ms": Build.integer(summary.durationMs),
+            "paused_ms": Build.integer(summary.pausedMs),
+            "zone_groups": zoneGroups(summary.zoneGroups),
+            "activities": Build.array(
+                summary.activities.map { activity in
+                    Build.object([
+                        "activity": Build.string(activity.name),
+                        "start_ts": Build.integer(activity.startTimestamp),
+                        "end_ts": Build.integer(activity.endTimestamp),
+                        "zone_groups": zoneGroups(activity.zoneGroups),
+                    ])
+                }),
+            "statistics": keyed(
+                summary.statistics.map { entry in
+                    (
+                        entry.quantity.name,
+                        Build.object([
+                            "min": Build.number(entry.minimum), "max": Build.number(entry.maximum),
+                            "avg": Build.real(entry.average), "samples": Build.integer(entry.samples),
+                        ])
+                    )
+                }),
+            "quality": Build.object([
+                "late_samples": Build.integer(summary.lateSamples),
+                "duplicate_samples": Build.integer(summary.duplicateSamples),
+                "paused_samples": Build.integer(summary.pausedSamples),
+                "untracked_ms": keyed(untracked),
+            ]),
+        ])
+        if !summary.normalizedZoneGroups.isEmpty {
+            json_object_set_new(root, "normalized_zone_groups", zoneGroups(summary.normalizedZoneGroups))
+        }
+        return Build.dump(root)
+    }
+
+    /// A `zonestream-dlq` record for an input record that could not be applied.
+    public static func deadLetter(
+        _ rejection: Rejection, topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?
+    ) -> [UInt8] {
+        Build.dump(
+            Build.object([
+                "schema": Build.integer(1),
+                "reason": Build.string(rejection.reason.rawValue),
+                "detail": Build.string(rejection.detail),
+                "topic": Build.string(topic),
+                "partition": Build.integer(Int64(partition)),
+                "offset": Build.integer(offset),
+                "key_base64": Build.optionalString(key.map { Data($0).base64EncodedString() }),
+                "value_base64": Build.optionalString(value.map { Data($0).base64EncodedString() }),
+            ]))
+    }
+
+    static func zone(_ index: Int, _ configuration: ZoneConfiguration) -> JanssonBuilder.Value {
+        Build.object([
+            "index": Build.integer(index + 1),
+            "min": configuration.lowerBound(ofZone: index).map(Build.number),
+            "max": configuration.upperBound(ofZone: index).map(Build.number),
+        ])
+    }
+
+    static func configuration(_ configuration: ZoneConfiguration) -> JanssonBuilder.Value {
+        Build.object([
+            "source": Build.string(configuration.source.rawValue),
+            "unit": Build.string(configuration.unit),
+            "boundaries": Build.array(configuration.boundaries.values.map(Build.number)),
+        ])
+    }
+
+    static func durations(_ durations: ZoneDurations, _ configuration: ZoneConfiguration) -> JanssonBuilder.Value {
+        Build.array(
+            (0..<configuration.zoneCount).map { index in
+                Build.object([
+                    "index": Build.integer(index + 1),
+                    "min": configuration.lowerBound(ofZone: index).map(Build.number),
+                    "max": configuration.upperBound(ofZone: index).map(Build.number),
+                    "duration_ms": Build.integer(durations[index]),
+                ])
+            })
+    }
+
+    static func zoneGroups(_ groups: [WorkoutSummary.ZoneGroup]) -> JanssonBuilder.Value {
+        keyed(
+            groups.map { group in
+                (
+                    group.configuration.quantity.name,
+                    Build.object([
+                        "configuration": configuration(group.configuration),
+                        "zone_durations": durations(group.durations, group.configuration),
+                    ])
+                )
+            })
+    }
+
+    /// An object from ordered (key, value) pairs whose keys are only known at run time.
+    static func keyed(_ pairs: [(String, JanssonBuilder.Value)]) -> JanssonBuilder.Value {
+        let object = Build.object([:])
+        for (key, value) in pairs { json_object_set_new(object, key, value) }
+        return object
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import ZoneCodecs
+import ZoneEngine
+import ZoneTestSupport
+
+/// The worked examples end to end without Kafka: bytes decoded, run through the engine,
+/// outputs encoded, and every output compared field for field with the expected JSON.
+@Suite struct ContractExampleCodecTests {
+    @Test(arguments: try ContractExample.all().map(\.name))
+    func exampleBytesInBytesOut(name: String) throws {
+        let example = try #require(try ContractExample.all().first { $0.name == name })
+        var profiles: [String: PersonProfile] = [:]
+        var profileDecoder = ProfileDecoder()
+        for (person, object) in example.profiles {
+            let bytes = try JSONSerialization.data(withJSONObject: object)
+            let outcome = bytes.withUnsafeBytes { profileDecoder.decode(value: $0, key: person) }
+            if case .success(.upsert(let profile)) = outcome { profiles[person] = profile }
+        }
+        var decoder = WorkoutEventDecoder()
+        var store = SessionStore(settings: example.engineSettings)
+        var sink = RecordingSink()
+        var deadLetters: [(String, Int)] = []
+        for index in example.events.indices {
+            let value = try example.valueBytes(at: index)
+            let key = example.events[index].key.map { Array($0.utf8) }
+            switch decoder.decode(value: value, key: key) {
+            case .failure(let rejection):
+                deadLetters.append((rejection.reason.rawValue, index))
+            case .success(let event):
+                let before = sink.rejections.count
+                store.handle(event, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
+                for rejection in sink.rejections.dropFirst(before) { deadLetters.append((rejection.reason.rawValue, index)) }
+            }
+        }
+        var zoneChanges: [Any] = []
+        var finished: [Any] = []
+        for output in sink.outputs {
+            switch output {
+            case .zoneChange(let change, let session, let person, let configuration):
+                let bytes = OutputEncoder.zoneChange(change, session: session, person: person, configuration: configuration)
+                zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
+            case .finished(let summary):
+                finished.append(try JSONSerialization.jsonObject(with: Data(OutputEncoder.workoutFinished(summary))))
+            case .rejected:
+                break
+            }
+        }
+        #expect(ExpectationComparison.jsonEqual(zoneChanges, example.expectedZoneChanges), "\(name) zone changes")
+        #expect(ExpectationComparison.jsonEqual(finished, example.expectedFinished), "\(name) finished")
+        #expect(deadLetters.map(\.0) == example.expectedDeadLetters.map(\.reason))
+        #expect(deadLetters.map(\.1) == example.expectedDeadLetters.map(\.inputIndex))
+    }
+
+    @Test func encodedNumbersKeepTheContractsShape() throws {
+        // Boundaries and min/max print as integers when whole, averages always as reals.
+        var h = EngineHarness()
+        h.hr(112, at: 0)
+        let finished = try #require({ h.end(at: 1) }())
+        let text = String(decoding: OutputEncoder.workoutFinished(finished), as: UTF8.self)
+        #expect(text.contains("\"boundaries\":[91,114,136,158]"))
+        #expect(text.contains("\"min\":112,\"max\":112,\"avg\":112.0,\"samples\":1"))
+        #expect(text.hasPrefix("{\"schema\":1,\"type\":\"workout_finished\",\"session\":\"s1\""))
+    }
+
+    @Test func deadLetterCarriesTheRecordInBase64() throws {
+        let bytes = OutputEncoder.deadLetter(
+            Rejection(.badUnit, "unit 'W'"), topic: "workout-events", partition: 3, offset: 42,
+            key: Array("k".utf8), value: [0xFF, 0x00])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(object["schema"] as? Int == 1)
+        #expect(object["reason"] as? String == "bad_unit")
+        #expect(object["topic"] as? String == "workout-events")
+        #expect(object["partition"] as? Int == 3)
+        #expect(object["offset"] as? Int == 42)
+        #expect(object["key_base64"] as? String == "aw==")
+        #expect(object["value_base64"] as? String == "/wA=")
+        let keyless = OutputEncoder.deadLetter(
+            Rejection(.malformedJSON, "x"), topic: "t", partition: 0, offset: 0, key: nil, value: nil)
+        let keylessObject = try #require(try JSONSerialization.jsonObject(with: Data(keyless)) as? [String: Any])
+        #expect(keylessObject["key_base64"] is NSNull)
+    }
+}
