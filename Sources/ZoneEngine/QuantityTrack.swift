@@ -2,6 +2,7 @@
 ///
 /// Plain stored integers and inline arrays only, so applying a sample allocates nothing.
 struct QuantityTrack: Sendable {
+    let quantity: Quantity
     var configuration: ZoneConfiguration?
     var durations = ZoneDurations()
     var normalizedDurations = ZoneDurations()
@@ -27,7 +28,8 @@ struct QuantityTrack: Sendable {
     var runZone = -1
     var runStart: Int64 = 0
 
-    init(configuration: ZoneConfiguration?) {
+    init(_ quantity: Quantity, configuration: ZoneConfiguration?) {
+        self.quantity = quantity
         self.configuration = configuration
     }
 

@@ -2,7 +2,7 @@
 /// tests' sinks record. Called synchronously on the owning worker's thread.
 public protocol SessionEventSink {
     /// A zone changed in `session` (its person and configuration are read from it).
-    mutating func zoneChanged(_ change: ZoneChange, in session: WorkoutSession)
+    mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession)
     /// A session finished.
     mutating func workoutFinished(_ summary: WorkoutSummary)
     /// The event could not be applied (or applied only in part) and must be dead-lettered.
@@ -21,7 +21,7 @@ public struct RecordingSink: SessionEventSink, Sendable {
 
     public init() {}
 
-    public mutating func zoneChanged(_ change: ZoneChange, in session: WorkoutSession) {
+    public mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
         // A change is only produced for a quantity with zones.
         guard let configuration = session.configuration(for: change.quantity) else { return }
         outputs.append(.zoneChange(change, session: session.id, person: session.person, configuration: configuration))

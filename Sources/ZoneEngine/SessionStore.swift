@@ -5,10 +5,22 @@
 /// Owned by one worker thread; not shared.
 public struct SessionStore: Sendable {
     public var settings: EngineSettings
-    /// Live sessions by id.
-    public private(set) var sessions: [String: WorkoutSession] = [:]
+    /// Live sessions, contiguous so one can be mutated in place through the array's
+    /// addressor (a dictionary's `_modify` would move the whole session out and back).
+    private var live: [WorkoutSession] = []
+    /// The slot in `live` of each live session id.
+    private var slots: [String: Int] = [:]
     /// Finished session ids and the wall-clock time they finished, kept for the retention period.
     public private(set) var finishedAt: [String: Int64] = [:]
+
+    /// The live session with this id.
+    public func session(_ id: String) -> WorkoutSession? { slots[id].map { live[$0] } }
+
+    /// Every live session (a copy, for queries and snapshots).
+    public var sessions: [WorkoutSession] { live }
+
+    /// How many sessions are live.
+    public var liveCount: Int { live.count }
 
     public init(settings: EngineSettings = EngineSettings()) {
         self.settings = settings
@@ -20,8 +32,8 @@ public struct SessionStore: Sendable {
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
         sink: inout some SessionEventSink
     ) {
-        if sessions[event.session] != nil {
-            applyToLive(event, wallMs: wallMs, profiles: profiles, sink: &sink)
+        if let slot = slots[event.session] {
+            applyToLive(event, slot: slot, wallMs: wallMs, profiles: profiles, sink: &sink)
             return
         }
         if let finished = finishedAt[event.session] {
@@ -39,18 +51,46 @@ public struct SessionStore: Sendable {
     /// Finishes sessions with no applied event for the idle timeout, and forgets finished
     /// ids past their retention. Call it on a timer.
     public mutating func expire(wallMs: Int64, sink: inout some SessionEventSink) {
-        let idle = sessions.values.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }
-        for session in idle.sorted(by: { $0.id < $1.id }) {
-            finish(session.id, at: session.latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
+        let idle = live.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }.map(\.id)
+        for id in idle.sorted() {
+            guard let slot = slots[id] else { continue }
+            finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
         }
         finishedAt = finishedAt.filter { wallMs - $0.value < settings.finishedRetentionMs }
     }
 
     /// Removes a live session without output: its partition moved to another instance.
-    public mutating func evict(_ id: String) -> WorkoutSession? { sessions.removeValue(forKey: id) }
+    public mutating func evict(_ id: String) -> WorkoutSession? {
+        guard let slot = slots[id] else { return nil }
+        return remove(slot: slot)
+    }
 
     /// Puts back a session restored from elsewhere (a changelog).
-    public mutating func restore(_ session: WorkoutSession) { sessions[session.id] = session }
+    public mutating func restore(_ session: WorkoutSession) {
+        if let slot = slots[session.id] {
+            live[slot] = session
+        } else {
+            insert(session)
+        }
+    }
+
+    private mutating func insert(_ session: WorkoutSession) {
+        slots[session.id] = live.count
+        live.append(session)
+    }
+
+    /// Removes a slot by moving the last session into it.
+    private mutating func remove(slot: Int) -> WorkoutSession {
+        let removed = live[slot]
+        slots[removed.id] = nil
+        let last = live.count - 1
+        if slot != last {
+            live.swapAt(slot, last)
+            slots[live[slot].id] = slot
+        }
+        live.removeLast()
+        return removed
+    }
 
     private mutating func start(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
@@ -75,7 +115,7 @@ public struct SessionStore: Sendable {
                 profile: nil, wallMs: wallMs)
         }
         if case .sessionStart = event.body {
-            sessions[event.session] = session
+            insert(session)
             if let rejection { sink.rejected(rejection) }
             return
         }
@@ -88,64 +128,68 @@ public struct SessionStore: Sendable {
             sink.rejected(Rejection(.invalidTransition, "activity_end with no activity open"))
             return
         }
-        sessions[event.session] = session
-        applyToLive(event, wallMs: wallMs, profiles: profiles, sink: &sink)
+        insert(session)
+        applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, sink: &sink)
     }
 
     private mutating func applyToLive(
-        _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
+        _ event: WorkoutEvent, slot: Int, wallMs: Int64, profiles: (String) -> PersonProfile?,
         sink: inout some SessionEventSink
     ) {
-        let id = event.session
-        let settings = settings
         switch event.body {
         case .sample(let quantity, let value, _):
-            applySample(id, quantity, at: event.timestamp, value: value, wallMs: wallMs, sink: &sink)
+            applySample(slot: slot, quantity, at: event.timestamp, value: value, wallMs: wallMs, sink: &sink)
         case .sampleSeries(let quantity, let interval, let values, _):
             for (index, value) in values.enumerated() {
                 let timestamp = event.timestamp + Int64(index) * interval
-                applySample(id, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
+                applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
             }
         case .sessionStart(let request):
-            let newPerson = sessions[id]?.person == nil ? request.person : nil
+            let newPerson = live[slot].person == nil ? request.person : nil
             let profile = newPerson.flatMap(profiles)
-            if let rejection = sessions[id]?.update(with: request, profile: profile) { sink.rejected(rejection) }
-            sessions[id]?.lastAppliedWallMs = wallMs
+            if let rejection = live[slot].update(with: request, profile: profile) { sink.rejected(rejection) }
+            live[slot].lastAppliedWallMs = wallMs
         case .sessionEnd:
-            finish(id, at: event.timestamp, reason: .ended, wallMs: wallMs, sink: &sink)
+            finish(slot: slot, at: event.timestamp, reason: .ended, wallMs: wallMs, sink: &sink)
         case .pause, .resume, .activityStart, .activityEnd:
             do {
-                try sessions[id]?.applyControl(event.body, at: event.timestamp)
-                sessions[id]?.lastAppliedWallMs = wallMs
+                try live[slot].applyControl(event.body, at: event.timestamp)
+                live[slot].lastAppliedWallMs = wallMs
             } catch {
                 sink.rejected(error)
             }
         }
-        _ = settings
     }
 
-    /// The per-sample path of the store: one dictionary lookup, then the session's hot path.
+    /// The per-sample path of the store: one hash lookup, then the session's hot path in place.
+    /// A sample for a session that is not live here is ignored; use ``handle(_:wallMs:profiles:sink:)``
+    /// for samples that may start a session.
     public mutating func applySample(
         _ id: String, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
         sink: inout some SessionEventSink
     ) {
-        let settings = settings
-        guard let outcome = sessions[id]?.applySample(quantity, at: timestamp, value: value, settings: settings)
-        else { return }
+        guard let slot = slots[id] else { return }
+        applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
+    }
+
+    private mutating func applySample(
+        slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
+        sink: inout some SessionEventSink
+    ) {
+        let outcome = live[slot].applySample(quantity, at: timestamp, value: value, settings: settings)
         guard case .accepted(let change) = outcome else { return }
-        sessions[id]?.lastAppliedWallMs = wallMs
-        if let change, let session = sessions[id] { sink.zoneChanged(change, in: session) }
+        live[slot].lastAppliedWallMs = wallMs
+        if let change { sink.zoneChanged(change, in: live[slot]) }
     }
 
     private mutating func finish(
-        _ id: String, at end: Int64, reason: WorkoutSummary.EndReason, wallMs: Int64,
+        slot: Int, at end: Int64, reason: WorkoutSummary.EndReason, wallMs: Int64,
         sink: inout some SessionEventSink
     ) {
-        let settings = settings
         do {
-            guard let summary = try sessions[id]?.finish(at: end, reason: reason, settings: settings) else { return }
-            sessions[id] = nil
-            finishedAt[id] = wallMs
+            let summary = try live[slot].finish(at: end, reason: reason, settings: settings)
+            let removed = remove(slot: slot)
+            finishedAt[removed.id] = wallMs
             sink.workoutFinished(summary)
         } catch {
             sink.rejected(error)

@@ -10,7 +10,10 @@ public struct WorkoutSession: Sendable {
     public internal(set) var activity: String
     public let startTimestamp: Int64
     /// The latest time the session has applied: start, control events, accepted samples.
-    public internal(set) var latestTimestamp: Int64
+    public var latestTimestamp: Int64 {
+        get { counters.latestTimestamp }
+        set { counters.latestTimestamp = newValue }
+    }
     /// Wall-clock milliseconds of the last applied event, for the idle timeout.
     public internal(set) var lastAppliedWallMs: Int64
 
@@ -20,9 +23,7 @@ public struct WorkoutSession: Sendable {
     var pausedMs: Int64 = 0
     /// Activities in time order; only the last may be open (`end == .max`).
     var activities: [ActivityRecord] = []
-    var lateSamples = 0
-    var duplicateSamples = 0
-    var pausedSamples = 0
+    var counters: SessionCounters
 
     /// Starts a session at `timestamp`, resolving zones per quantity from `appZones` and `profile`.
     public init(
@@ -34,13 +35,13 @@ public struct WorkoutSession: Sendable {
         self.person = person
         self.activity = activity ?? Self.defaultActivity
         self.startTimestamp = startTimestamp
-        self.latestTimestamp = startTimestamp
+        self.counters = SessionCounters(latestTimestamp: startTimestamp)
         self.lastAppliedWallMs = wallMs
         self.tracks = PerQuantity(
             heartRate: QuantityTrack(
-                configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile)),
+                .heartRate, configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile)),
             cyclingPower: QuantityTrack(
-                configuration: ZoneResolver.resolve(
+                .cyclingPower, configuration: ZoneResolver.resolve(
                     .cyclingPower, appZones: appZones.cyclingPower, profile: profile)))
     }
 
@@ -55,37 +56,62 @@ public struct WorkoutSession: Sendable {
 
     /// Applies one sample (value in the canonical unit, already range-checked).
     ///
-    /// This is the hot path: no allocation, no lock, no string hashing.
+    /// This is the hot path: no allocation, no lock, no string hashing. It switches once on
+    /// the quantity and works on that track in place.
     public mutating func applySample(
         _ quantity: Quantity, at timestamp: Int64, value: Double, settings: EngineSettings
     ) -> SampleOutcome {
-        let track = tracks[quantity]
-        if track.hasSamples ? timestamp <= track.lastTimestamp : timestamp < startTimestamp {
-            if track.hasSamples && timestamp == track.lastTimestamp && value == track.lastValue {
-                duplicateSamples += 1
+        switch quantity {
+        case .heartRate:
+            Self.applySample(
+                to: &tracks.heartRate, counters: &counters, activities: &activities, pauses: pauses,
+                start: startTimestamp, at: timestamp, value: value, settings: settings)
+        case .cyclingPower:
+            Self.applySample(
+                to: &tracks.cyclingPower, counters: &counters, activities: &activities, pauses: pauses,
+                start: startTimestamp, at: timestamp, value: value, settings: settings)
+        }
+    }
+
+    @inline(__always)
+    private static func applySample(
+        to track: inout QuantityTrack, counters: inout SessionCounters, activities: inout [ActivityRecord],
+        pauses: [PauseInterval], start: Int64, at timestamp: Int64, value: Double, settings: EngineSettings
+    ) -> SampleOutcome {
+        if track.acceptedSamples > 0 ? timestamp <= track.lastTimestamp : timestamp < start {
+            if track.acceptedSamples > 0 && timestamp == track.lastTimestamp && value == track.lastValue {
+                counters.duplicateSamples += 1
                 return .duplicate
             }
-            lateSamples += 1
+            counters.lateSamples += 1
             return .late
         }
-        if isInPause(timestamp) {
-            pausedSamples += 1
+        if !pauses.isEmpty && isInPause(timestamp, pauses: pauses) {
+            counters.pausedSamples += 1
             return .paused
         }
         if track.coverageOpen {
-            creditOpenCoverage(quantity, upTo: timestamp, settings: settings)
+            creditOpenCoverage(of: &track, activities: &activities, pauses: pauses, upTo: timestamp, settings: settings)
         }
-        if timestamp > latestTimestamp { latestTimestamp = timestamp }
-        return tracks[quantity].accept(timestamp: timestamp, value: value, settings: settings)
+        if timestamp > counters.latestTimestamp { counters.latestTimestamp = timestamp }
+        return track.accept(timestamp: timestamp, value: value, settings: settings)
     }
 
     /// Whether a sample at `timestamp` falls in a closed pause or at or after an open one's start.
-    func isInPause(_ timestamp: Int64) -> Bool {
+    static func isInPause(_ timestamp: Int64, pauses: [PauseInterval]) -> Bool {
         for pause in pauses.reversed() where pause.start <= timestamp {
             return timestamp < pause.end
         }
         return false
     }
+}
+
+/// The session-wide counters the per-sample path updates.
+struct SessionCounters: Sendable {
+    var latestTimestamp: Int64
+    var lateSamples = 0
+    var duplicateSamples = 0
+    var pausedSamples = 0
 }
 
 /// A pause from `start` until `end` (exclusive); `end == .max` while open.
@@ -106,6 +132,7 @@ struct ActivityRecord: Sendable {
 
 extension QuantityTrack {
     /// Records an accepted sample and reports a zone change if one is due.
+    @inline(__always)
     mutating func accept(timestamp: Int64, value: Double, settings: EngineSettings) -> SampleOutcome {
         acceptedSamples += 1
         lastTimestamp = timestamp
@@ -114,8 +141,8 @@ extension QuantityTrack {
         if value < minimum { minimum = value }
         if value > maximum { maximum = value }
         sum += value
-        guard let configuration else { return .accepted(nil) }
-        let zone = configuration.zoneIndex(of: value)
+        // Read through the optional in place: binding it would copy 80 bytes per sample.
+        guard let zone = configuration?.zoneIndex(of: value) else { return .accepted(nil) }
         lastZone = zone
         let dwell = settings.zoneChangeMinDwellMs
         if dwell > 0 {
@@ -128,7 +155,7 @@ extension QuantityTrack {
             return .accepted(nil)
         }
         let change = ZoneChange(
-            quantity: configuration.quantity, timestamp: timestamp,
+            quantity: quantity, timestamp: timestamp,
             previousZone: publishedZone < 0 ? nil : publishedZone, currentZone: zone, durations: durations)
         publishedZone = zone
         return .accepted(change)

@@ -92,7 +92,8 @@ extension WorkoutSession {
                     quantity: quantity, minimum: track.minimum, maximum: track.maximum,
                     average: track.sum / Double(track.acceptedSamples), samples: track.acceptedSamples)
             },
-            lateSamples: lateSamples, duplicateSamples: duplicateSamples, pausedSamples: pausedSamples,
+            lateSamples: counters.lateSamples, duplicateSamples: counters.duplicateSamples,
+            pausedSamples: counters.pausedSamples,
             untrackedMs: quantitiesWithSamples.map { ($0, activeMs - tracks[$0].coveredMs) },
             normalizedZoneGroups: zoned.compactMap { quantity in
                 settings.normalization[quantity].map {

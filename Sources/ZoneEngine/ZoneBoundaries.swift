@@ -24,10 +24,18 @@ public struct ZoneBoundaries: Sendable, Equatable {
 
     /// The 0-based zone of `value`: the number of boundaries at or below it.
     /// A value equal to a boundary belongs to the upper zone.
+    ///
+    /// Unused slots hold +infinity, so all eight comparisons run without a loop or a branch.
     @inlinable
     public func zoneIndex(of value: Double) -> Int {
-        var zone = 0
-        for index in 0..<count where value >= storage[index] { zone = index + 1 }
+        var zone = value >= storage[0] ? 1 : 0
+        zone &+= value >= storage[1] ? 1 : 0
+        zone &+= value >= storage[2] ? 1 : 0
+        zone &+= value >= storage[3] ? 1 : 0
+        zone &+= value >= storage[4] ? 1 : 0
+        zone &+= value >= storage[5] ? 1 : 0
+        zone &+= value >= storage[6] ? 1 : 0
+        zone &+= value >= storage[7] ? 1 : 0
         return zone
     }
 

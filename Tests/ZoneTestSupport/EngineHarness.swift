@@ -49,7 +49,7 @@ public struct EngineHarness {
 
     public var rejectionReasons: [DeadLetterReason] { sink.rejections.map(\.reason) }
 
-    public var live: WorkoutSession? { store.sessions[session] }
+    public var live: WorkoutSession? { store.session(session) }
 }
 
 extension WorkoutSummary {

@@ -1,0 +1,37 @@
+import Benchmark
+import ZoneCodecs
+import ZoneEngine
+
+/// Decoder and encoder cost per message. Decoding is scaled by a thousand messages per
+/// iteration (time metrics read as µs per 1000, i.e. ns per message).
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .instructions],
+        scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 200)
+    let sample = Array(
+        #"{"type":"sample","session":"s0000123","ts":1717200000000,"quantity":"heart_rate","value":142.5}"#.utf8)
+    let key = Array("s0000123".utf8)
+
+    Benchmark("WorkoutEventDecoder.decode sample", configuration: configuration) { benchmark in
+        var decoder = WorkoutEventDecoder()
+        sample.withUnsafeBytes { value in
+            key.withUnsafeBytes { key in
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(decoder.decode(value: value, key: key)) }
+                benchmark.stopMeasurement()
+            }
+        }
+    }
+
+    Benchmark("OutputEncoder.zoneChange", configuration: configuration) { benchmark in
+        let zones = try! ZoneConfiguration.validated(quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
+        var session = WorkoutSession(id: "s0000123", startTimestamp: 0, person: "p", activity: nil, profile: nil)
+        let outcome = session.applySample(.heartRate, at: 0, value: 120, settings: EngineSettings())
+        guard case .accepted(let change?) = outcome else { return }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(OutputEncoder.zoneChange(change, session: "s0000123", person: "p", configuration: zones))
+        }
+        benchmark.stopMeasurement()
+    }
+}

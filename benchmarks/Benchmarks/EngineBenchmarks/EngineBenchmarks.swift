@@ -1,0 +1,57 @@
+import Benchmark
+import Foundation
+import ZoneEngine
+
+/// Nanoseconds and allocations per sample on the engine's hot path, one core.
+/// Each iteration is scaled by a million samples, so time metrics read as ns per sample.
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .instructions],
+        scalingFactor: .mega, maxDuration: .seconds(3), maxIterations: 20)
+    let settings = EngineSettings()
+    let profile = PersonProfile(person: "p", age: 40, functionalThresholdPower: 250)
+    // A heart rate that drifts across zones the way a workout does.
+    let values: [Double] = (0..<1024).map { (index: Int) -> Double in 120.0 + 40.0 * sin(Double(index) / 40.0) }
+
+    Benchmark("WorkoutSession.applySample", configuration: configuration) { benchmark in
+        var session = WorkoutSession(
+            id: "bench", startTimestamp: 0, person: "p", activity: nil, profile: profile)
+        var timestamp: Int64 = 0
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            timestamp += 1000
+            blackHole(session.applySample(.heartRate, at: timestamp, value: values[index & 1023], settings: settings))
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("SessionStore.applySample (1000 sessions)", configuration: configuration) { benchmark in
+        var store = SessionStore(settings: settings)
+        var sink = RecordingSink()
+        let ids = (0..<1000).map { "s\($0)" }
+        for id in ids {
+            store.handle(
+                WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(SessionStartRequest(person: "p"))),
+                wallMs: 0, profiles: { _ in profile }, sink: &sink)
+        }
+        var sinkCounter = CountingSink()
+        var timestamp: Int64 = 0
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            if index % 1000 == 0 { timestamp += 1000 }
+            store.applySample(
+                ids[index % 1000], .heartRate, at: timestamp, value: values[index & 1023], wallMs: 0,
+                sink: &sinkCounter)
+        }
+        benchmark.stopMeasurement()
+        blackHole(sinkCounter.changes)
+    }
+}
+
+/// Counts outputs without keeping them, so the benchmark measures the engine alone.
+struct CountingSink: SessionEventSink {
+    var changes = 0
+    mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) { changes += 1 }
+    mutating func workoutFinished(_ summary: WorkoutSummary) {}
+    mutating func rejected(_ rejection: Rejection) {}
+}
