@@ -1,0 +1,39 @@
+import CRdKafka
+
+/// Client configuration: a few typed settings plus a raw pass-through map for any librdkafka
+/// property (SASL, TLS, tuning). Settings left nil are never written, so librdkafka's
+/// defaults stand.
+public struct KafkaConfiguration: Sendable {
+    /// `bootstrap.servers`, e.g. `127.0.0.1:9092`.
+    public var bootstrapServers: String
+    /// `client.id`.
+    public var clientID: String?
+    /// Any other librdkafka property, written last so it wins over the typed ones.
+    public var properties: [String: String]
+
+    public init(bootstrapServers: String, clientID: String? = nil, properties: [String: String] = [:]) {
+        self.bootstrapServers = bootstrapServers
+        self.clientID = clientID
+        self.properties = properties
+    }
+
+    /// Builds an `rd_kafka_conf_t` with `defaults` (the component's own settings) below
+    /// the typed and raw settings. The caller owns the result until it passes it to rd_kafka_new.
+    func makeNativeConfiguration(defaults: [String: String]) throws(KafkaError) -> OpaquePointer {
+        guard let conf = rd_kafka_conf_new() else { throw KafkaError(message: "out of memory", operation: "conf") }
+        var settings = defaults
+        settings["bootstrap.servers"] = bootstrapServers
+        if let clientID { settings["client.id"] = clientID }
+        settings.merge(properties) { _, raw in raw }
+        for (key, value) in settings.sorted(by: { $0.key < $1.key }) {
+            var errorText = [CChar](repeating: 0, count: 512)
+            let result = rd_kafka_conf_set(conf, key, value, &errorText, errorText.count)
+            guard result == RD_KAFKA_CONF_OK else {
+                rd_kafka_conf_destroy(conf)
+                let text = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                throw KafkaError(message: text, operation: "setting \(key)")
+            }
+        }
+        return conf
+    }
+}

@@ -1,0 +1,167 @@
+import CRdKafka
+public import Logging
+
+/// What a consumer-group member is told on a rebalance. Called on the thread that polls
+/// the consumer, inside the rebalance: when `revoked` returns, the partitions are released,
+/// so it must finish (commit) the work of those partitions before returning.
+public protocol RebalanceListener: AnyObject, Sendable {
+    func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer)
+    func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer)
+}
+
+/// A consumer-group member (or, without a group, a consumer of assigned partitions).
+///
+/// Records are not read from here: partitions are forwarded to ``KafkaQueue``s that worker
+/// threads consume. ``poll(timeoutMs:)`` serves rebalances and errors on the control thread.
+///
+/// `@unchecked Sendable`: the handle is thread-safe; `listener` is set once before `subscribe`.
+public final class KafkaConsumer: @unchecked Sendable {
+    let client: RDKafkaClient
+    private let logger: Logger
+    private var listener: (any RebalanceListener)?
+    private var closed = false
+
+    /// Defaults below the user's settings: manual commits, start at the beginning,
+    /// eager rebalancing (partitions move whole, so sessions move whole).
+    public static let defaultProperties: [String: String] = [
+        "enable.auto.commit": "false",
+        "enable.auto.offset.store": "false",
+        "auto.offset.reset": "earliest",
+        "enable.partition.eof": "false",
+    ]
+
+    public init(
+        configuration: KafkaConfiguration, groupID: String?, logger: Logger,
+        properties: [String: String] = [:]
+    ) throws(KafkaError) {
+        var defaults = Self.defaultProperties.merging(properties) { _, new in new }
+        // librdkafka 2.0 refuses rd_kafka_assign without a group id ("Unknown group"), so a
+        // reader that only assigns gets a private one; it never joins it nor commits to it.
+        defaults["group.id"] = groupID ?? "zonestream-reader-\(UInt64.random(in: 0...UInt64.max))"
+        let conf = try configuration.makeNativeConfiguration(defaults: defaults)
+        let box = ConsumerBox()
+        rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
+        if groupID != nil { rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback) }
+        self.client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, configuration: conf)
+        self.logger = logger
+        box.consumer = self
+        self.box = box
+        rd_kafka_poll_set_consumer(client.handle)
+    }
+
+    /// Holds the back-reference the C callback needs; lives as long as the consumer.
+    private var box: ConsumerBox?
+
+    /// Joins the group for `topics`; assignments arrive through `listener`.
+    public func subscribe(_ topics: [String], listener: any RebalanceListener) throws(KafkaError) {
+        self.listener = listener
+        let list = PartitionList.make(topics.map { TopicPartition(topic: $0, partition: Int32(RD_KAFKA_PARTITION_UA)) })
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        try KafkaError.check(rd_kafka_subscribe(client.handle, list), "subscribing to \(topics)")
+    }
+
+    /// Reads `partitions` without a group (e.g. a table every instance reads whole).
+    public func assign(_ partitions: [TopicPartition]) throws(KafkaError) {
+        let list = PartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        try KafkaError.check(rd_kafka_assign(client.handle, list), "assigning \(partitions.count) partitions")
+    }
+
+    /// Serves rebalance callbacks and consumer errors; records only appear here for partitions
+    /// that were not forwarded to a queue (they are handed to `body`).
+    public func poll(timeoutMs: Int32, _ body: (KafkaRecord) -> Void = { _ in }) {
+        guard let message = rd_kafka_consumer_poll(client.handle, timeoutMs) else { return }
+        defer { rd_kafka_message_destroy(message) }
+        let record = KafkaRecord(message)
+        if let error = record.error {
+            logger.debug("consumer event", metadata: ["error": "\(error)"])
+            return
+        }
+        body(record)
+    }
+
+    /// A new queue for one worker thread, consuming up to `batchSize` records at a time.
+    public func makeQueue(batchSize: Int = 1024) -> KafkaQueue {
+        KafkaQueue(client: client, handle: rd_kafka_queue_new(client.handle), batchSize: batchSize)
+    }
+
+    /// Sends a partition's records to `queue` from now on.
+    public func forward(_ partition: TopicPartition, to queue: KafkaQueue) {
+        guard let partitionQueue = rd_kafka_queue_get_partition(client.handle, partition.topic, partition.partition)
+        else { return }
+        rd_kafka_queue_forward(partitionQueue, queue.handle)
+        rd_kafka_queue_destroy(partitionQueue)
+    }
+
+    /// Stops forwarding a partition's records (before it is released).
+    public func stopForwarding(_ partition: TopicPartition) {
+        guard let partitionQueue = rd_kafka_queue_get_partition(client.handle, partition.topic, partition.partition)
+        else { return }
+        rd_kafka_queue_forward(partitionQueue, nil)
+        rd_kafka_queue_destroy(partitionQueue)
+    }
+
+    /// Commits `offsets` (each the next offset to read) and waits for the broker's answer.
+    public func commit(_ offsets: [TopicPartition]) throws(KafkaError) {
+        guard !offsets.isEmpty else { return }
+        let list = PartitionList.make(offsets)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        try KafkaError.check(rd_kafka_commit(client.handle, list, 0), "committing \(offsets.count) offsets")
+    }
+
+    /// The committed offsets of `partitions` (the next offset to read; negative when none).
+    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 5000) throws(KafkaError) -> [TopicPartition] {
+        let list = PartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        try KafkaError.check(rd_kafka_committed(client.handle, list, timeoutMs), "reading committed offsets")
+        return PartitionList.read(list)
+    }
+
+    /// Partition count of a topic, from metadata.
+    public func partitionCount(topic: String) throws(KafkaError) -> Int { try client.partitionCount(topic: topic) }
+
+    /// Low and high watermarks of a partition.
+    public func watermarks(_ partition: TopicPartition) throws(KafkaError) -> (low: Int64, high: Int64) {
+        try client.watermarks(topic: partition.topic, partition: partition.partition)
+    }
+
+    /// Leaves the group (running the final revocation) and stops fetching. Idempotent.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        rd_kafka_consumer_close(client.handle)
+    }
+
+    fileprivate func rebalance(
+        _ error: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+    ) {
+        let partitions = PartitionList.read(list)
+        switch error {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+            logger.info("partitions assigned", metadata: ["partitions": "\(partitions)"])
+            listener?.assigned(partitions, consumer: self)
+            rd_kafka_assign(client.handle, list)
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+            logger.info("partitions revoked", metadata: ["partitions": "\(partitions)"])
+            listener?.revoked(partitions, consumer: self)
+            rd_kafka_assign(client.handle, nil)
+        default:
+            logger.error("rebalance failed", metadata: ["error": "\(KafkaError(error, operation: "rebalance"))"])
+            rd_kafka_assign(client.handle, nil)
+        }
+    }
+}
+
+/// The C rebalance callback's way back to its consumer.
+private final class ConsumerBox {
+    weak var consumer: KafkaConsumer?
+}
+
+private func rebalanceCallback(
+    _ handle: OpaquePointer?, _ error: rd_kafka_resp_err_t,
+    _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?, _ opaque: UnsafeMutableRawPointer?
+) {
+    guard let opaque, let list else { return }
+    let box = Unmanaged<ConsumerBox>.fromOpaque(opaque).takeUnretainedValue()
+    box.consumer?.rebalance(error, list)
+}

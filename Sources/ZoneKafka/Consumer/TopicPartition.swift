@@ -1,0 +1,49 @@
+import CRdKafka
+
+/// A topic partition, optionally with an offset.
+public struct TopicPartition: Hashable, Sendable, CustomStringConvertible {
+    public let topic: String
+    public let partition: Int32
+    /// For commits: the next offset to read. For assignment: where to start
+    /// (`TopicPartition.beginning`, `.stored`, or an absolute offset).
+    public var offset: Int64
+
+    public static let beginning = Int64(RD_KAFKA_OFFSET_BEGINNING)
+    public static let stored = Int64(RD_KAFKA_OFFSET_STORED)
+
+    public init(topic: String, partition: Int32, offset: Int64 = TopicPartition.stored) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+    }
+
+    public var description: String { "\(topic)/\(partition)" }
+
+    /// Hash and equality ignore the offset: a partition is identified by topic and number.
+    public static func == (lhs: TopicPartition, rhs: TopicPartition) -> Bool {
+        lhs.topic == rhs.topic && lhs.partition == rhs.partition
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(topic)
+        hasher.combine(partition)
+    }
+}
+
+/// Conversions to and from librdkafka's partition lists.
+enum PartitionList {
+    static func make(_ partitions: [TopicPartition]) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t> {
+        let list = rd_kafka_topic_partition_list_new(Int32(partitions.count))!
+        for entry in partitions {
+            rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition).pointee.offset = entry.offset
+        }
+        return list
+    }
+
+    static func read(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> [TopicPartition] {
+        (0..<Int(list.pointee.cnt)).map { index in
+            let element = list.pointee.elems[index]
+            return TopicPartition(topic: String(cString: element.topic), partition: element.partition, offset: element.offset)
+        }
+    }
+}

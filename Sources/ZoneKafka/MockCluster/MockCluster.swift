@@ -1,0 +1,42 @@
+import CRdKafka
+
+/// librdkafka's mock cluster: a real Kafka-protocol server on loopback, shared by every
+/// client that connects to its bootstrap address (unlike `test.mock.num.brokers`, which is
+/// private to one client).
+///
+/// Limits (librdkafka 2.0.2): each partition keeps about 5 MB (older data is dropped); it does
+/// not answer CreateTopics or DescribeConfigs, so topics are created here through the mock API.
+///
+/// `@unchecked Sendable`: the mock API is thread-safe (it posts to the cluster's own thread).
+public final class MockCluster: @unchecked Sendable {
+    private let owner: RDKafkaClient
+    private let cluster: OpaquePointer
+
+    public init(brokers: Int = 1) throws(KafkaError) {
+        let conf = try KafkaConfiguration(bootstrapServers: "").makeNativeConfiguration(defaults: [
+            "log_level": "3"
+        ])
+        owner = try RDKafkaClient(type: RD_KAFKA_PRODUCER, configuration: conf)
+        guard let cluster = rd_kafka_mock_cluster_new(owner.handle, Int32(brokers)) else {
+            throw KafkaError(message: "could not start the mock cluster", operation: "starting a mock cluster")
+        }
+        self.cluster = cluster
+    }
+
+    deinit { rd_kafka_mock_cluster_destroy(cluster) }
+
+    /// The address clients connect to, e.g. `127.0.0.1:39457`.
+    public var bootstrapServers: String { String(cString: rd_kafka_mock_cluster_bootstraps(cluster)) }
+
+    public func createTopic(_ name: String, partitions: Int, replicationFactor: Int = 1) throws(KafkaError) {
+        try KafkaError.check(
+            rd_kafka_mock_topic_create(cluster, name, Int32(partitions), Int32(replicationFactor)),
+            "creating topic \(name)")
+    }
+
+    /// Takes a broker down (connections closed, none accepted) or brings it back.
+    public func setBroker(_ id: Int32, up: Bool) throws(KafkaError) {
+        let error = up ? rd_kafka_mock_broker_set_up(cluster, id) : rd_kafka_mock_broker_set_down(cluster, id)
+        try KafkaError.check(error, up ? "bringing broker \(id) up" : "taking broker \(id) down")
+    }
+}

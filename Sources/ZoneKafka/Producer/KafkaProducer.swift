@@ -1,0 +1,109 @@
+import CRdKafka
+import Synchronization
+
+/// An idempotent producer. Delivery reports are served by ``pollDeliveryReports(timeoutMs:)``
+/// (call it from one thread in a loop) and counted in each message's ``DeliveryTracker``.
+///
+/// `@unchecked Sendable`: producing is thread-safe in librdkafka; topic handles are created
+/// under a lock and live as long as the producer.
+public final class KafkaProducer: @unchecked Sendable {
+    let client: RDKafkaClient
+    private let topics = Mutex<[String: OpaquePointer]>([:])
+
+    /// Idempotence (no duplicates or reordering from retries), all replicas acknowledge,
+    /// a short linger so records travel in batches.
+    public static let defaultProperties: [String: String] = [
+        "enable.idempotence": "true",
+        "acks": "all",
+        "linger.ms": "5",
+        "batch.num.messages": "10000",
+        "queue.buffering.max.messages": "1000000",
+        "queue.buffering.max.kbytes": "1048576",
+        "compression.codec": "lz4",
+    ]
+
+    public init(configuration: KafkaConfiguration, properties: [String: String] = [:]) throws(KafkaError) {
+        let conf = try configuration.makeNativeConfiguration(
+            defaults: Self.defaultProperties.merging(properties) { _, new in new })
+        rd_kafka_conf_set_dr_msg_cb(conf, deliveryReportCallback)
+        client = try RDKafkaClient(type: RD_KAFKA_PRODUCER, configuration: conf)
+    }
+
+    deinit {
+        topics.withLock { for handle in $0.values { rd_kafka_topic_destroy(handle) } }
+    }
+
+    private func topicHandle(_ name: String) -> OpaquePointer? {
+        topics.withLock { cache in
+            if let handle = cache[name] { return handle }
+            let handle = rd_kafka_topic_new(client.handle, name, nil)
+            cache[name] = handle
+            return handle
+        }
+    }
+
+    /// Queues one record (copied), partitioned by key. Waits while librdkafka's queue is full.
+    public func produce(
+        topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
+        partition: Int32? = nil
+    ) throws(KafkaError) {
+        guard let handle = topicHandle(topic) else {
+            throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic)")
+        }
+        let opaque = tracker.map { Unmanaged.passUnretained($0).toOpaque() }
+        tracker?.willProduce()
+        while true {
+            let result = rd_kafka_produce(
+                handle, partition ?? RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
+                UnsafeMutableRawPointer(mutating: value?.baseAddress), value?.count ?? 0,
+                key?.baseAddress, key?.count ?? 0, opaque)
+            if result == 0 { return }
+            let error = rd_kafka_last_error()
+            if error == RD_KAFKA_RESP_ERR__QUEUE_FULL {
+                rd_kafka_poll(client.handle, 10)
+                continue
+            }
+            tracker?.cancelled()
+            throw KafkaError(error, operation: "producing to \(topic)")
+        }
+    }
+
+    /// Convenience for byte arrays.
+    public func produce(topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?) throws(KafkaError) {
+        let keyCopy = key ?? []
+        let valueCopy = value ?? []
+        let result: Result<Void, KafkaError> = keyCopy.withUnsafeBytes { keyBuffer in
+            valueCopy.withUnsafeBytes { valueBuffer in
+                Result { () throws(KafkaError) in
+                    try produce(
+                        topic: topic, key: key == nil ? nil : keyBuffer, value: value == nil ? nil : valueBuffer,
+                        tracker: tracker)
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Serves delivery reports for up to `timeoutMs`.
+    public func pollDeliveryReports(timeoutMs: Int32) { client.poll(timeoutMs: timeoutMs) }
+
+    /// Waits until every queued record is delivered or `timeoutMs` passes.
+    public func flush(timeoutMs: Int32) throws(KafkaError) {
+        try KafkaError.check(rd_kafka_flush(client.handle, timeoutMs), "flushing")
+    }
+
+    /// Records queued in librdkafka and not yet delivered.
+    public var queueLength: Int { Int(rd_kafka_outq_len(client.handle)) }
+
+    /// Partition count of a topic, from metadata.
+    public func partitionCount(topic: String) throws(KafkaError) -> Int { try client.partitionCount(topic: topic) }
+}
+
+private func deliveryReportCallback(
+    _ handle: OpaquePointer?, _ message: UnsafePointer<rd_kafka_message_t>?, _ opaque: UnsafeMutableRawPointer?
+) {
+    guard let message, let tracker = message.pointee._private else { return }
+    let error = message.pointee.err
+    Unmanaged<DeliveryTracker>.fromOpaque(tracker).takeUnretainedValue().reported(
+        error: error == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : String(cString: rd_kafka_err2str(error)))
+}

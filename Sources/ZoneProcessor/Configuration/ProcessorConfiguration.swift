@@ -1,0 +1,28 @@
+public import ZoneEngine
+public import ZoneKafka
+
+/// Everything the processor needs to run; loaded from config/zonestream.yaml, the
+/// environment and flags by the command line (see docs/configuration.md).
+public struct ProcessorConfiguration: Sendable {
+    /// The cluster. Nil bootstrap servers in the file means: start an embedded broker.
+    public var kafka: KafkaConfiguration
+    /// The consumer group all instances share (`group_id`).
+    public var groupID = "zonestream"
+    public var topics = Topics()
+    /// Worker threads; each owns the sessions of the partitions given to it (`workers`).
+    public var workers = 2
+    /// How often each worker commits the input offsets whose outputs are delivered (`commit_interval_ms`).
+    public var commitIntervalMs = 1000
+    /// Values over this size are dead-lettered as `too_large` (`max_message_bytes`).
+    public var maxMessageBytes = 65_536
+    /// Counting rules: max gap, damping, normalization, idle timeout, retention.
+    public var engine = EngineSettings()
+    /// Records a worker takes from librdkafka at once (`batch_size`).
+    public var batchSize = 4096
+    /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).
+    public var profilesCatchUpMs = 30_000
+
+    public init(kafka: KafkaConfiguration) {
+        self.kafka = kafka
+    }
+}

@@ -1,0 +1,13 @@
+/// The contract's topic names (CONTRACT.md sections 3 and 4); each can be renamed in config.
+public struct Topics: Sendable, Equatable {
+    public var workoutEvents = "workout-events"
+    public var zoneProfiles = "zone-profiles"
+    public var zoneChanges = "zone-changes"
+    public var workoutsFinished = "workouts-finished"
+    public var deadLetters = "zonestream-dlq"
+
+    public init() {}
+
+    /// Every topic the processor reads or writes.
+    public var all: [String] { [workoutEvents, zoneProfiles, zoneChanges, workoutsFinished, deadLetters] }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// Encodes what the engine produces and hands it to the producer; one per worker.
+/// Dead letters carry the input record being processed, set in ``current``.
+struct OutputSink: SessionEventSink {
+    /// The input record being processed; its buffers are valid only during that processing.
+    struct CurrentRecord {
+        var topic: String
+        var partition: Int32
+        var offset: Int64
+        var key: UnsafeRawBufferPointer?
+        var value: UnsafeRawBufferPointer?
+    }
+
+    let producer: KafkaProducer
+    let topics: Topics
+    let tracker: DeliveryTracker
+    let metrics: ProcessorMetrics
+    var current = CurrentRecord(topic: "", partition: 0, offset: 0)
+    /// The first produce failure; the worker stops on it (nothing after it may be committed).
+    var failure: KafkaError?
+
+    mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
+        guard let configuration = session.configuration(for: change.quantity) else { return }
+        let value = OutputEncoder.zoneChange(
+            change, session: session.id, person: session.person, configuration: configuration)
+        produce(topics.zoneChanges, key: Array(session.id.utf8), value: value)
+        metrics.zoneChanges.add(1, ordering: .relaxed)
+    }
+
+    mutating func workoutFinished(_ summary: WorkoutSummary) {
+        produce(topics.workoutsFinished, key: Array(summary.session.utf8), value: OutputEncoder.workoutFinished(summary))
+        metrics.workoutsFinished.add(1, ordering: .relaxed)
+    }
+
+    mutating func rejected(_ rejection: Rejection) {
+        let key = current.key.map { Array($0) }
+        let value = OutputEncoder.deadLetter(
+            rejection, topic: current.topic, partition: current.partition, offset: current.offset, key: key,
+            value: current.value.map { Array($0) })
+        produce(topics.deadLetters, key: key, value: value)
+        metrics.countDeadLetter(rejection.reason)
+    }
+
+    private mutating func produce(_ topic: String, key: [UInt8]?, value: [UInt8]) {
+        do {
+            try producer.produce(topic: topic, key: key, value: value, tracker: tracker)
+        } catch {
+            if failure == nil { failure = error }
+        }
+    }
+}

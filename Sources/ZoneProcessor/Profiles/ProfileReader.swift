@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// Reads every partition of `zone-profiles` from the beginning into a ``ProfileTable`` on its
+/// own thread, and says when it has caught up with what was there at start.
+final class ProfileReader: Sendable {
+    private let consumer: KafkaConsumer
+    private let table: ProfileTable
+    private let topic: String
+    private let logger: Logger
+    private let running = Atomic<Bool>(true)
+    private let caughtUp = Atomic<Bool>(false)
+    /// Per partition: the high watermark at start, still to be reached.
+    private let targets: Mutex<[Int32: Int64]>
+    private let started = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(configuration: ProcessorConfiguration, table: ProfileTable, logger: Logger) throws {
+        self.table = table
+        self.topic = configuration.topics.zoneProfiles
+        self.logger = logger
+        consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: nil, logger: logger)
+        let count = try consumer.partitionCount(topic: topic)
+        var targets: [Int32: Int64] = [:]
+        for partition in 0..<Int32(count) {
+            let high = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
+            if high > 0 { targets[partition] = high }
+        }
+        self.targets = Mutex(targets)
+        try consumer.assign(
+            (0..<Int32(count)).map { TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning) })
+        caughtUp.store(targets.isEmpty, ordering: .releasing)
+    }
+
+    var isCaughtUp: Bool { caughtUp.load(ordering: .acquiring) }
+
+    func start() {
+        let thread = Thread { [self] in
+            var decoder = ProfileDecoder()
+            while running.load(ordering: .relaxed) {
+                consumer.poll(timeoutMs: 100) { record in apply(record, decoder: &decoder) }
+            }
+            finished.signal()
+        }
+        thread.name = "zonestream-profiles"
+        started.store(true, ordering: .releasing)
+        thread.start()
+    }
+
+    /// Waits until the table holds what the topic held at start, or `timeoutMs` passes.
+    func waitUntilCaughtUp(timeoutMs: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        while !isCaughtUp && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        return isCaughtUp
+    }
+
+    func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        if started.load(ordering: .acquiring) { finished.wait() }
+        consumer.close()
+    }
+
+    private func apply(_ record: KafkaRecord, decoder: inout ProfileDecoder) {
+        let key = record.key.map { String(decoding: $0, as: UTF8.self) }
+        switch decoder.decode(value: record.value, key: key) {
+        case .success(.upsert(let profile)): table.upsert(profile)
+        case .success(.delete(let person)): table.delete(person)
+        case .failure(let rejection):
+            logger.warning("profile record ignored", metadata: ["reason": "\(rejection.reason.rawValue)"])
+        }
+        let partition = record.partition
+        let offset = record.offset
+        let done = targets.withLock { targets -> Bool in
+            if let target = targets[partition], offset + 1 >= target { targets[partition] = nil }
+            return targets.isEmpty
+        }
+        if done { caughtUp.store(true, ordering: .releasing) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// A named thread that owns some partitions of `workout-events` and every session in them.
+///
+/// Shared-nothing: the sessions, the decoder and the output sink live on this thread only;
+/// other threads talk to it through the mailbox (assignments, revocations, stop), never per
+/// record. Records arrive in its own librdkafka queue, into which its partitions are forwarded.
+final class PartitionWorker: Sendable {
+    let index: Int
+    let queue: KafkaQueue
+    let tracker = DeliveryTracker()
+    /// This worker's live sessions, refreshed every second and on revocation.
+    let liveSessions = Atomic<Int>(0)
+    private let mailbox = Mutex<[WorkerCommand]>([])
+    private let context: WorkerContext
+
+    init(index: Int, queue: KafkaQueue, context: WorkerContext) {
+        self.index = index
+        self.queue = queue
+        self.context = context
+    }
+
+    func post(_ command: WorkerCommand) { mailbox.withLock { $0.append(command) } }
+
+    func start() {
+        let thread = Thread { [self] in
+            var loop = WorkerLoop(worker: self, context: context)
+            loop.run()
+        }
+        thread.name = "zonestream-worker-\(index)"
+        thread.start()
+    }
+
+    func takeCommands() -> [WorkerCommand] {
+        mailbox.withLock { commands in
+            defer { commands.removeAll() }
+            return commands
+        }
+    }
+}
+
+/// What every worker shares: read-only configuration and thread-safe handles.
+struct WorkerContext: Sendable {
+    let configuration: ProcessorConfiguration
+    let consumer: KafkaConsumer
+    let producer: KafkaProducer
+    let profiles: ProfileTable
+    let metrics: ProcessorMetrics
+    let logger: Logger
+    /// Called once if the worker cannot go on (a produce or commit failed): the processor stops.
+    let onFatal: @Sendable (String) -> Void
+}

@@ -1,0 +1,141 @@
+import Foundation
+public import Logging
+import Synchronization
+import ZoneEngine
+public import ZoneKafka
+
+/// The stream processor: consumes `workout-events` in a consumer group, runs the zone engine
+/// per session on worker threads that own their partitions, and produces `zone-changes`,
+/// `workouts-finished` and `zonestream-dlq` with at-least-once commits.
+///
+/// Lifecycle: ``run()`` blocks until ``stop()`` is called (from a signal handler or a test);
+/// shutdown order is stop fetching, drain, flush, commit, close.
+public final class ZoneProcessor: Sendable {
+    public let configuration: ProcessorConfiguration
+    public let metrics = ProcessorMetrics()
+    public let profiles = ProfileTable()
+    private let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+    private let ready = Atomic<Bool>(false)
+    private let fatalError = Mutex<String?>(nil)
+    private let components = Mutex<Components?>(nil)
+
+    struct Components: @unchecked Sendable {
+        // @unchecked: every member is itself Sendable or thread-safe; set once by run().
+        let consumer: KafkaConsumer
+        let producer: KafkaProducer
+        let workers: [PartitionWorker]
+        let profileReader: ProfileReader
+    }
+
+    public init(configuration: ProcessorConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// True once the profile table has caught up and the consumer is running.
+    public var isReady: Bool { ready.load(ordering: .acquiring) }
+
+    /// Live sessions on this instance.
+    public var liveSessions: Int {
+        components.withLock { $0?.workers.reduce(0) { $0 + $1.liveSessions.load(ordering: .relaxed) } ?? 0 }
+    }
+
+    /// Asks ``run()`` to shut down cleanly. Safe from any thread, any number of times.
+    public func stop() { stopping.store(true, ordering: .releasing) }
+
+    /// Runs until ``stop()``; throws if it could not start or a worker hit a fatal error.
+    public func run() throws {
+        let producer = try KafkaProducer(configuration: configuration.kafka)
+        let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
+        profileReader.start()
+        if !profileReader.waitUntilCaughtUp(timeoutMs: configuration.profilesCatchUpMs) {
+            logger.warning("profile table not caught up in time; starting anyway")
+        }
+        let consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: configuration.groupID, logger: logger)
+        let context = WorkerContext(
+            configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
+            metrics: metrics, logger: logger,
+            onFatal: { [self] reason in
+                fatalError.withLock { $0 = $0 ?? reason }
+                stop()
+            })
+        let workers = (0..<max(1, configuration.workers)).map {
+            PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
+        }
+        components.withLock { $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader) }
+        let deliveryRunning = Atomic<Bool>(true)
+        let deliveryDone = DispatchSemaphore(value: 0)
+        let deliveryThread = Thread {
+            while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
+            deliveryDone.signal()
+        }
+        deliveryThread.name = "zonestream-delivery"
+        deliveryThread.start()
+        for worker in workers { worker.start() }
+
+        let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger)
+        try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
+        ready.store(true, ordering: .releasing)
+        logger.info("processor running", metadata: ["workers": "\(workers.count)", "group": "\(configuration.groupID)"])
+        while !stopping.load(ordering: .acquiring) { consumer.poll(timeoutMs: 100) }
+
+        // Shutdown: leaving the group revokes every partition, so each worker commits its
+        // delivered work; then workers stop, the producer flushes, and the clients close.
+        ready.store(false, ordering: .releasing)
+        logger.info("processor stopping")
+        consumer.close()
+        let done = workers.map { worker in
+            let semaphore = DispatchSemaphore(value: 0)
+            worker.post(.stop(done: semaphore))
+            return semaphore
+        }
+        for semaphore in done { semaphore.wait() }
+        try? producer.flush(timeoutMs: 10_000)
+        deliveryRunning.store(false, ordering: .releasing)
+        deliveryDone.wait()
+        profileReader.stop()
+        components.withLock { $0 = nil }
+        if let reason = fatalError.withLock({ $0 }) {
+            throw KafkaError(message: reason, operation: "processing")
+        }
+        logger.info("processor stopped")
+    }
+}
+
+/// Moves partitions between workers on rebalances: forwards an assigned partition's records
+/// to its worker's queue; on revocation stops forwarding and waits until the worker has
+/// committed what it applied and dropped the partition's sessions.
+final class RebalanceHandler: RebalanceListener {
+    let workers: [PartitionWorker]
+    let metrics: ProcessorMetrics
+    let logger: Logger
+
+    init(workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger) {
+        self.workers = workers
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    func worker(for partition: Int32) -> PartitionWorker { workers[Int(partition) % workers.count] }
+
+    func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        metrics.rebalances.add(1, ordering: .relaxed)
+        for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
+            for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
+            workers[worker].post(.assign(owned.map(\.partition)))
+        }
+    }
+
+    func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        metrics.rebalances.add(1, ordering: .relaxed)
+        var waits: [DispatchSemaphore] = []
+        for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
+            for partition in owned { consumer.stopForwarding(partition) }
+            let done = DispatchSemaphore(value: 0)
+            workers[worker].post(.revoke(owned.map(\.partition), done: done))
+            waits.append(done)
+        }
+        for done in waits { done.wait() }
+    }
+}

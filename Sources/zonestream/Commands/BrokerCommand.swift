@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import ZoneKafka
+
+/// `zonestream broker`: a standalone embedded Kafka (librdkafka's mock cluster) with the
+/// contract's topics, on loopback, until stopped.
+struct BrokerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broker", abstract: "Run an embedded Kafka-protocol broker with ZoneStream's topics.")
+
+    @Option(help: "Partitions per topic.")
+    var partitions = 8
+
+    @Option(help: "Number of mock brokers in the cluster.")
+    var brokers = 1
+
+    @Option(help: "Also write the bootstrap address to this file (for scripts and tests).")
+    var bootstrapFile: String?
+
+    @Option(help: "Extra topics to create (comma-separated).")
+    var extraTopics: String?
+
+    func run() throws {
+        let cluster = try EmbeddedBroker.start(brokers: brokers, partitions: partitions,
+            extraTopics: extraTopics?.split(separator: ",").map(String.init) ?? [])
+        FileHandle.standardOutput.write(Data((cluster.bootstrapServers + "\n").utf8))
+        if let bootstrapFile {
+            try (cluster.bootstrapServers + "\n").write(toFile: bootstrapFile, atomically: true, encoding: .utf8)
+        }
+        let stopped = DispatchSemaphore(value: 0)
+        TerminationSignals.onTermination { stopped.signal() }
+        stopped.wait()
+        withExtendedLifetime(cluster) {}
+    }
+}
+
+/// Starts a mock cluster with every topic of the contract.
+enum EmbeddedBroker {
+    static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq"]
+
+    static func start(brokers: Int, partitions: Int, extraTopics: [String] = []) throws -> MockCluster {
+        let cluster = try MockCluster(brokers: brokers)
+        for topic in topics + extraTopics { try cluster.createTopic(topic, partitions: partitions) }
+        return cluster
+    }
+}

@@ -1,0 +1,41 @@
+/// Every setting ZoneStream reads, with its default and meaning: the one table the loader,
+/// `zonestream run --help` and config/zonestream.yaml agree on.
+///
+/// A setting comes from, lowest first: its default, the YAML file, the environment
+/// (`ZONESTREAM_` + the key in upper case, dots as underscores), and `--set key=value` flags.
+struct SettingKey: Sendable {
+    let key: String
+    let defaultValue: String
+    let help: String
+
+    var environmentName: String {
+        "ZONESTREAM_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    static let all: [SettingKey] = [
+        SettingKey(key: "kafka.bootstrap_servers", defaultValue: "", help: "Kafka bootstrap servers; empty starts an embedded broker"),
+        SettingKey(key: "kafka.client_id", defaultValue: "zonestream", help: "client.id sent to Kafka"),
+        SettingKey(key: "group_id", defaultValue: "zonestream", help: "consumer group shared by all instances"),
+        SettingKey(key: "workers", defaultValue: "2", help: "worker threads; each owns its partitions' sessions"),
+        SettingKey(key: "commit_interval_ms", defaultValue: "1000", help: "how often delivered work's input offsets are committed"),
+        SettingKey(key: "batch_size", defaultValue: "4096", help: "records a worker takes from librdkafka at once"),
+        SettingKey(key: "max_message_bytes", defaultValue: "65536", help: "larger values are dead-lettered as too_large"),
+        SettingKey(key: "max_gap_ms", defaultValue: "10000", help: "how long one sample covers at most"),
+        SettingKey(key: "zone_change_min_dwell_ms", defaultValue: "0", help: "damping: publish a zone only after this long in it (0: off)"),
+        SettingKey(key: "idle_timeout_s", defaultValue: "600", help: "finish a session with no applied event for this long"),
+        SettingKey(key: "finished_retention_s", defaultValue: "3600", help: "dead-letter a finished session's events for this long"),
+        SettingKey(key: "profiles_catch_up_ms", defaultValue: "30000", help: "wait at start for the profile table to catch up"),
+        SettingKey(key: "normalize.heart_rate.boundaries", defaultValue: "", help: "normalization model for heart rate, e.g. 100,120,140,160 (empty: none)"),
+        SettingKey(key: "normalize.cycling_power.boundaries", defaultValue: "", help: "normalization model for power in W (empty: none)"),
+        SettingKey(key: "topics.workout_events", defaultValue: "workout-events", help: "input topic"),
+        SettingKey(key: "topics.zone_profiles", defaultValue: "zone-profiles", help: "profiles topic (compacted)"),
+        SettingKey(key: "topics.zone_changes", defaultValue: "zone-changes", help: "zone-change events"),
+        SettingKey(key: "topics.workouts_finished", defaultValue: "workouts-finished", help: "finished-workout summaries"),
+        SettingKey(key: "topics.dead_letters", defaultValue: "zonestream-dlq", help: "dead-letter records"),
+        SettingKey(key: "embedded.partitions", defaultValue: "8", help: "partitions per topic on the embedded broker"),
+        SettingKey(key: "log_level", defaultValue: "info", help: "trace, debug, info, notice, warning, error, critical"),
+    ]
+
+    /// Keys under this prefix pass straight through to librdkafka (SASL, TLS, tuning).
+    static let kafkaPropertyPrefix = "kafka.properties."
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A simulated gym class: members whose heart rate (and, on bikes, power) follow a class
+/// plan of warm-up, intervals, recovery and cool-down, the way bodies do (lagging the
+/// effort, with noise). Deterministic for a seed. Produces contract JSON events.
+struct GymClass {
+    struct Member {
+        let session: String
+        let person: String?
+        let name: String
+        let age: Double
+        let restingHR: Double
+        let ftp: Double?
+        var heartRate: Double
+        var pause: ClosedRange<Int>?
+        var multiSport = false
+        var appZones: [Double]?
+    }
+
+    /// One record to produce: key and JSON value.
+    struct Record {
+        let topic: String
+        let key: String
+        let value: String
+    }
+
+    var members: [Member]
+    let durationSeconds: Int
+    let startMs: Int64
+    private var random: SplitMix64
+
+    init(memberCount: Int, durationSeconds: Int, seed: UInt64, startMs: Int64) {
+        var random = SplitMix64(seed: seed)
+        let names = ["maria", "tomas", "lena", "ahmed", "yuki", "sofia", "omar", "ines", "li", "noah", "emma", "raj"]
+        members = (0..<memberCount).map { index in
+            let name = "\(names[index % names.count])\(index / names.count == 0 ? "" : String(index / names.count))"
+            let age = Double(22 + Int(random.next() % 40))
+            return Member(
+                session: "class-\(index)", person: index % 5 == 4 ? nil : name, name: name, age: age,
+                restingHR: Double(50 + Int(random.next() % 20)),
+                ftp: index % 2 == 0 ? Double(160 + Int(random.next() % 160)) : nil,
+                heartRate: Double(75 + Int(random.next() % 15)))
+        }
+        if members.count > 1 { members[1].pause = (durationSeconds / 2)...(durationSeconds / 2 + 30) }
+        if members.count > 2 { members[2].multiSport = true }
+        if members.count > 3 { members[3].appZones = [100, 125, 145, 160, 175] }
+        self.durationSeconds = durationSeconds
+        self.startMs = startMs
+        self.random = random
+    }
+
+    /// Profiles for members with a person: age and resting rate, FTP for cyclists.
+    func profiles(topic: String) -> [Record] {
+        members.compactMap { member in
+            guard let person = member.person else { return nil }
+            var fields = ["\"person\":\"\(person)\"", "\"age\":\(Int(member.age))", "\"resting_hr\":\(Int(member.restingHR))"]
+            if let ftp = member.ftp { fields.append("\"ftp\":\(Int(ftp))") }
+            return Record(topic: topic, key: person, value: "{\(fields.joined(separator: ","))}")
+        }
+    }
+
+    /// The class plan: effort from 0 (rest) to 1 (all out) at a second of the class.
+    func effort(at second: Int) -> Double {
+        let progress = Double(second) / Double(max(1, durationSeconds))
+        switch progress {
+        case ..<0.2: return 0.45 + progress           // warm-up
+        case ..<0.7: return (second / 20) % 2 == 0 ? 0.9 : 0.65  // intervals, 20 s on, 20 s off
+        case ..<0.85: return 0.6                      // recovery
+        default: return 0.45                          // cool-down
+        }
+    }
+
+    /// The events of one second of the class, for every member.
+    mutating func events(at second: Int, topic: String) -> [Record] {
+        let ts = startMs + Int64(second) * 1000
+        var records: [Record] = []
+        for index in members.indices {
+            let member = members[index]
+            func record(_ body: String) {
+                records.append(Record(topic: topic, key: member.session,
+                    value: "{\"type\":\(body),\"session\":\"\(member.session)\",\"ts\":\(ts)}"))
+            }
+            if second == 0 {
+                var start = "\"session_start\""
+                if let person = member.person { start += ",\"person\":\"\(person)\"" }
+                start += ",\"activity\":\"\(member.multiSport ? "multisport" : (member.ftp == nil ? "running" : "cycling"))\""
+                if let zones = member.appZones {
+                    start += ",\"zones\":{\"heart_rate\":{\"boundaries\":[\(zones.map { String(Int($0)) }.joined(separator: ","))]}}"
+                }
+                record(start)
+                if member.multiSport { record("\"activity_start\",\"activity\":\"cycling\"") }
+            }
+            if member.multiSport && second == durationSeconds / 2 { record("\"activity_start\",\"activity\":\"running\"") }
+            if let pause = member.pause, second == pause.lowerBound { record("\"pause\"") }
+            if let pause = member.pause, second == pause.upperBound { record("\"resume\"") }
+            if second == durationSeconds {
+                record("\"session_end\"")
+                continue
+            }
+            let maxHR = 208 - 0.7 * member.age
+            let target = member.restingHR + effort(at: second) * (maxHR - member.restingHR)
+            let noise = Double(Int(random.next() % 5)) - 2
+            members[index].heartRate += (target - member.heartRate) * 0.08 + noise * 0.5
+            let heartRate = (members[index].heartRate * 10).rounded() / 10
+            record("\"sample\",\"quantity\":\"heart_rate\",\"value\":\(heartRate)")
+            if let ftp = member.ftp, !(member.multiSport && second >= durationSeconds / 2) {
+                let power = max(0, (ftp * (effort(at: second) * 1.25) + Double(Int(random.next() % 21)) - 10).rounded())
+                record("\"sample\",\"quantity\":\"cycling_power\",\"value\":\(Int(power))")
+            }
+        }
+        return records
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `zonestream`: the workout-zone stream processor and its tools.
+@main
+struct ZoneStreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zonestream",
+        abstract: "Time in heart-rate and power zones for live workout sessions, from Kafka.",
+        subcommands: [RunCommand.self, BrokerCommand.self, DemoCommand.self],
+        defaultSubcommand: RunCommand.self)
+}
