@@ -33,7 +33,8 @@ public final class ZoneProcessor: Sendable {
         self.logger = logger
     }
 
-    /// True once the profile table has caught up and the consumer is running.
+    /// True once the profile table has caught up and the group has given this instance
+    /// its partitions (an instance with none assigned is ready too: it has nothing to restore).
     public var isReady: Bool { ready.load(ordering: .acquiring) }
 
     /// Live sessions on this instance.
@@ -65,18 +66,15 @@ public final class ZoneProcessor: Sendable {
         }
         components.withLock { $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader) }
         let deliveryRunning = Atomic<Bool>(true)
-        let deliveryDone = DispatchSemaphore(value: 0)
-        let deliveryThread = Thread {
+        let deliveryThread = JoinableThread(name: "zs-delivery") {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
-            deliveryDone.signal()
         }
-        deliveryThread.name = "zonestream-delivery"
-        deliveryThread.start()
         for worker in workers { worker.start() }
 
-        let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger)
+        let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger) { [self] in
+            ready.store(true, ordering: .releasing)
+        }
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
-        ready.store(true, ordering: .releasing)
         logger.info("processor running", metadata: ["workers": "\(workers.count)", "group": "\(configuration.groupID)"])
         while !stopping.load(ordering: .acquiring) { consumer.poll(timeoutMs: 100) }
 
@@ -91,9 +89,10 @@ public final class ZoneProcessor: Sendable {
             return semaphore
         }
         for semaphore in done { semaphore.wait() }
+        for worker in workers { worker.join() }
         try? producer.flush(timeoutMs: 10_000)
         deliveryRunning.store(false, ordering: .releasing)
-        deliveryDone.wait()
+        deliveryThread.join()
         profileReader.stop()
         components.withLock { $0 = nil }
         if let reason = fatalError.withLock({ $0 }) {
@@ -110,11 +109,14 @@ final class RebalanceHandler: RebalanceListener {
     let workers: [PartitionWorker]
     let metrics: ProcessorMetrics
     let logger: Logger
+    /// Called after each assignment has been handed to the workers.
+    let onAssigned: @Sendable () -> Void
 
-    init(workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger) {
+    init(workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger, onAssigned: @escaping @Sendable () -> Void) {
         self.workers = workers
         self.metrics = metrics
         self.logger = logger
+        self.onAssigned = onAssigned
     }
 
     func worker(for partition: Int32) -> PartitionWorker { workers[Int(partition) % workers.count] }
@@ -125,6 +127,7 @@ final class RebalanceHandler: RebalanceListener {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
             workers[worker].post(.assign(owned.map(\.partition)))
         }
+        onAssigned()
     }
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {

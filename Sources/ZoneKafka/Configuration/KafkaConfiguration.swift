@@ -21,6 +21,7 @@ public struct KafkaConfiguration: Sendable {
     /// the typed and raw settings. The caller owns the result until it passes it to rd_kafka_new.
     func makeNativeConfiguration(defaults: [String: String]) throws(KafkaError) -> OpaquePointer {
         guard let conf = rd_kafka_conf_new() else { throw KafkaError(message: "out of memory", operation: "conf") }
+        LibrdkafkaLog.install(on: conf)
         var settings = defaults
         settings["bootstrap.servers"] = bootstrapServers
         if let clientID { settings["client.id"] = clientID }

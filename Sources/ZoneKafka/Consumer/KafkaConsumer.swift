@@ -130,6 +130,8 @@ public final class KafkaConsumer: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         rd_kafka_consumer_close(client.handle)
+        // The listener usually holds what holds this consumer; let the cycle go.
+        listener = nil
     }
 
     fileprivate func rebalance(

@@ -16,8 +16,7 @@ final class ProfileReader: Sendable {
     private let caughtUp = Atomic<Bool>(false)
     /// Per partition: the high watermark at start, still to be reached.
     private let targets: Mutex<[Int32: Int64]>
-    private let started = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread = Mutex<JoinableThread?>(nil)
 
     init(configuration: ProcessorConfiguration, table: ProfileTable, logger: Logger) throws {
         self.table = table
@@ -39,16 +38,13 @@ final class ProfileReader: Sendable {
     var isCaughtUp: Bool { caughtUp.load(ordering: .acquiring) }
 
     func start() {
-        let thread = Thread { [self] in
+        let thread = JoinableThread(name: "zs-profiles") { [self] in
             var decoder = ProfileDecoder()
             while running.load(ordering: .relaxed) {
                 consumer.poll(timeoutMs: 100) { record in apply(record, decoder: &decoder) }
             }
-            finished.signal()
         }
-        thread.name = "zonestream-profiles"
-        started.store(true, ordering: .releasing)
-        thread.start()
+        self.thread.withLock { $0 = thread }
     }
 
     /// Waits until the table holds what the topic held at start, or `timeoutMs` passes.
@@ -60,7 +56,7 @@ final class ProfileReader: Sendable {
 
     func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        if started.load(ordering: .acquiring) { finished.wait() }
+        thread.withLock { $0 }?.join()
         consumer.close()
     }
 

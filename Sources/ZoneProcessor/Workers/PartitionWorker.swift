@@ -27,14 +27,18 @@ final class PartitionWorker: Sendable {
 
     func post(_ command: WorkerCommand) { mailbox.withLock { $0.append(command) } }
 
+    private let thread = Mutex<JoinableThread?>(nil)
+
     func start() {
-        let thread = Thread { [self] in
+        let thread = JoinableThread(name: "zs-worker-\(index)") { [self] in
             var loop = WorkerLoop(worker: self, context: context)
             loop.run()
         }
-        thread.name = "zonestream-worker-\(index)"
-        thread.start()
+        self.thread.withLock { $0 = thread }
     }
+
+    /// Waits for the worker's thread to exit (after a `.stop` command).
+    func join() { thread.withLock { $0 }?.join() }
 
     func takeCommands() -> [WorkerCommand] {
         mailbox.withLock { commands in

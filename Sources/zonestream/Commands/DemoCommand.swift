@@ -47,17 +47,18 @@ struct DemoCommand: ParsableCommand {
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.commitIntervalMs = 500
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
-        let processorDone = DispatchSemaphore(value: 0)
         let processorError = Mutex<String?>(nil)
-        Thread.detachNewThread {
+        let processorThread = JoinableThread(name: "zs-demo-run") {
             do { try processor.run() } catch { processorError.withLock { $0 = "\(error)" } }
-            processorDone.signal()
         }
         TerminationSignals.onTermination { processor.stop() }
         let board = try OutputBoard(kafka: kafka, logger: logger)
         board.start()
         while !processor.isReady {
-            if let error = processorError.withLock({ $0 }) { throw SettingsError(description: "processor failed: \(error)") }
+            if let error = processorError.withLock({ $0 }) {
+                processorThread.join()
+                throw SettingsError(description: "processor failed: \(error)")
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
 
@@ -81,7 +82,7 @@ struct DemoCommand: ParsableCommand {
             + "samples processed: \(processor.metrics.samplesIn.load(ordering: .relaxed)), "
             + "dead letters: \(processor.metrics.deadLetters.load(ordering: .relaxed))")
         processor.stop()
-        processorDone.wait()
+        processorThread.join()
         board.stop()
         if let error = processorError.withLock({ $0 }) { throw SettingsError(description: error) }
         guard board.finishedCount == members else {

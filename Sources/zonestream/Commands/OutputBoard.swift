@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import ZoneKafka
+import ZoneProcessor
 
 /// Reads `zone-changes` and `workouts-finished` from the beginning (no group) and keeps
 /// what the demo shows: each session's current zone and the finished workouts.
@@ -9,7 +10,7 @@ final class OutputBoard: Sendable {
     private let consumer: KafkaConsumer
     private let state = Mutex<State>(State())
     private let running = Atomic<Bool>(true)
-    private let done = DispatchSemaphore(value: 0)
+    private let thread = Mutex<JoinableThread?>(nil)
 
     struct State {
         var zones: [String: [String: (zone: Int, count: Int)]] = [:]
@@ -55,7 +56,7 @@ final class OutputBoard: Sendable {
     }
 
     func start() {
-        Thread.detachNewThread { [self] in
+        let thread = JoinableThread(name: "zs-demo-board") { [self] in
             while running.load(ordering: .relaxed) {
                 consumer.poll(timeoutMs: 100) { record in
                     guard let value = record.value,
@@ -76,13 +77,13 @@ final class OutputBoard: Sendable {
                     }
                 }
             }
-            done.signal()
         }
+        self.thread.withLock { $0 = thread }
     }
 
     func stop() {
         running.store(false, ordering: .relaxed)
-        done.wait()
+        thread.withLock { $0 }?.join()
         consumer.close()
     }
 
