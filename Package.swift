@@ -70,6 +70,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "ZoneProcessorTests",
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneTestSupport",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "ZoneCodecsTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport"],
             swiftSettings: strictSettings),

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import ZoneProcessor
+import ZoneTestSupport
+
+/// Every worked example of the contract fed through real topics: a `zonestream broker`
+/// process, the processor, and consumers of the outputs, compared field for field.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ContractExamplesThroughKafkaTests {
+    @Test func allExamplesEndToEnd() throws {
+        let broker = try BrokerProcess(partitions: 4)
+        defer { broker.stop() }
+        let examples = try ContractExample.all()
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        for example in examples {
+            for (person, profile) in example.profiles {
+                try input.send("zone-profiles", key: person, value: Array(try JSONSerialization.data(withJSONObject: profile)))
+            }
+        }
+        try input.flush()
+        let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers))
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["zone-changes", "workouts-finished", "zonestream-dlq"])
+        defer { collector.stop() }
+        var inputs: [[UInt8]] = []
+        for example in examples {
+            for index in example.events.indices {
+                let value = try example.valueBytes(at: index)
+                inputs.append(value)
+                try input.send("workout-events", key: example.events[index].key, value: value)
+            }
+        }
+        try input.flush()
+        let wantedFinished = examples.reduce(0) { $0 + $1.expectedFinished.count }
+        let wantedChanges = examples.reduce(0) { $0 + $1.expectedZoneChanges.count }
+        let wantedDeadLetters = examples.reduce(0) { $0 + $1.expectedDeadLetters.count }
+        let complete = collector.wait {
+            $0.records("workouts-finished").count >= wantedFinished && $0.records("zone-changes").count >= wantedChanges
+                && $0.records("zonestream-dlq").count >= wantedDeadLetters
+        }
+        #expect(running.stop() == nil)
+        #expect(complete, "outputs did not all arrive")
+
+        func objects(_ topic: String) throws -> [[String: Any]] {
+            try collector.records(topic).map { try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any]) }
+        }
+        let changes = try objects("zone-changes")
+        let finished = try objects("workouts-finished")
+        let deadLetters = try objects("zonestream-dlq")
+        #expect(changes.count == wantedChanges)
+        #expect(finished.count == wantedFinished)
+        #expect(deadLetters.count == wantedDeadLetters)
+        for example in examples {
+            guard let session = example.expectedFinished.first?["session"] as? String else { continue }
+            let actualChanges = changes.filter { $0["session"] as? String == session }
+            #expect(ExpectationComparison.jsonEqual(actualChanges, example.expectedZoneChanges), "\(example.name) zone changes")
+            let actualFinished = finished.filter { $0["session"] as? String == session }
+            #expect(ExpectationComparison.jsonEqual(actualFinished, example.expectedFinished), "\(example.name) finished")
+            // Dead letters: reason, and the input record carried back in base64.
+            let wanted = example.expectedDeadLetters.map { ($0.reason, try? example.valueBytes(at: $0.inputIndex)) }
+            let actual = deadLetters.filter { ($0["key_base64"] as? String).flatMap { Data(base64Encoded: $0) } == Data(session.utf8) }
+            #expect(actual.map { $0["reason"] as? String ?? "" } == wanted.map(\.0), "\(example.name) dead letters")
+            for (record, expected) in zip(actual, wanted) {
+                #expect(record["schema"] as? Int == 1)
+                #expect(record["topic"] as? String == "workout-events")
+                #expect(record["partition"] is Int && record["offset"] is Int)
+                #expect(!(record["detail"] as? String ?? "").isEmpty)
+                #expect((record["value_base64"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) == expected.1)
+            }
+        }
+        // Outputs are keyed by session id.
+        for record in collector.records("workouts-finished") {
+            #expect(record.value.contains("\"session\":\"\(record.key ?? "")\""))
+        }
+    }
+}

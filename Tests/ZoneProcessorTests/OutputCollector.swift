@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneKafka
+import ZoneProcessor
+
+/// Reads output topics from the beginning (no group) on its own thread and keeps every
+/// record, so tests can wait for a condition with a deadline instead of sleeping.
+final class OutputCollector: Sendable {
+    struct Record: Sendable {
+        let topic: String
+        let key: String?
+        let value: String
+        let partition: Int32
+    }
+
+    private let consumer: KafkaConsumer
+    private let records = Mutex<[Record]>([])
+    private let running = Atomic<Bool>(true)
+    private let thread = Mutex<JoinableThread?>(nil)
+
+    init(bootstrap: String, topics: [String]) throws {
+        var logger = Logger(label: "test-collector")
+        logger.logLevel = .warning
+        consumer = try KafkaConsumer(
+            configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zs-test-collector"),
+            groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "50"])
+        var partitions: [TopicPartition] = []
+        for topic in topics {
+            for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
+                partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
+            }
+        }
+        try consumer.assign(partitions)
+        let thread = JoinableThread(name: "zs-test-collect") { [self] in
+            while running.load(ordering: .relaxed) {
+                consumer.poll(timeoutMs: 50) { record in
+                    let entry = Record(
+                        topic: record.topic, key: record.key.map { String(decoding: $0, as: UTF8.self) },
+                        value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "", partition: record.partition)
+                    records.withLock { $0.append(entry) }
+                }
+            }
+        }
+        self.thread.withLock { $0 = thread }
+    }
+
+    func records(_ topic: String) -> [Record] { records.withLock { $0.filter { $0.topic == topic } } }
+
+    /// Waits until `condition` holds or `seconds` pass; returns whether it held.
+    @discardableResult
+    func wait(seconds: Double = 30, until condition: (OutputCollector) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition(self) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition(self)
+    }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        thread.withLock { $0 }?.join()
+        consumer.close()
+    }
+}
+
+/// A producer for test input.
+struct TestInput {
+    let producer: KafkaProducer
+
+    init(bootstrap: String) throws {
+        producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zs-test-input"))
+    }
+
+    func send(_ topic: String, key: String?, value: [UInt8]?) throws {
+        try producer.produce(topic: topic, key: key.map { Array($0.utf8) }, value: value, tracker: nil)
+    }
+
+    func flush() throws { try producer.flush(timeoutMs: 10_000) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneKafka
+import ZoneProcessor
+
+/// A ``ZoneProcessor`` running on its own thread for a test; `stop()` shuts it down cleanly
+/// and reports whether `run()` threw.
+final class RunningProcessor: Sendable {
+    let processor: ZoneProcessor
+    private let thread: JoinableThread
+    private let failure = FailureBox()
+
+    final class FailureBox: Sendable {
+        let text = Mutex<String?>(nil)
+        func set(_ value: String) { text.withLock { $0 = $0 ?? value } }
+        var value: String? { text.withLock { $0 } }
+    }
+
+    init(configuration: ProcessorConfiguration) throws {
+        var logger = Logger(label: "test-processor")
+        logger.logLevel = .warning
+        let processor = ZoneProcessor(configuration: configuration, logger: logger)
+        self.processor = processor
+        let failure = self.failure
+        thread = JoinableThread(name: "zs-test-run") {
+            do { try processor.run() } catch { failure.set("\(error)") }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while !processor.isReady && Date() < deadline && failure.value == nil {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        if let error = failure.value {
+            thread.join()
+            throw KafkaError(message: error, operation: "starting processor")
+        }
+    }
+
+    /// Stops the processor and returns the error `run()` ended with, if any.
+    @discardableResult
+    func stop() -> String? {
+        processor.stop()
+        thread.join()
+        return failure.value
+    }
+}
+
+extension ProcessorConfiguration {
+    /// Settings for tests: fast commits, one or two workers.
+    static func forTest(bootstrap: String, group: String = "zonestream-test", workers: Int = 2) -> ProcessorConfiguration {
+        // Short heartbeats so a joining member is noticed quickly.
+        var configuration = ProcessorConfiguration(
+            kafka: KafkaConfiguration(
+                bootstrapServers: bootstrap, clientID: "zs-test",
+                properties: ["heartbeat.interval.ms": "250", "session.timeout.ms": "6000"]))
+        configuration.groupID = group
+        configuration.workers = workers
+        configuration.commitIntervalMs = 200
+        configuration.profilesCatchUpMs = 10_000
+        return configuration
+    }
+}
