@@ -3,7 +3,7 @@
 # Called by the README's two commands (scripts/demo.sh, scripts/test.sh); safe to run again.
 set -euo pipefail
 
-needed=(librdkafka-dev libjansson-dev pkg-config)
+needed=(librdkafka-dev libjansson-dev pkg-config kcat)
 missing=()
 for package in "${needed[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
