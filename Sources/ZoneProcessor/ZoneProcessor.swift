@@ -48,6 +48,7 @@ public final class ZoneProcessor: Sendable {
     /// Runs until ``stop()``; throws if it could not start or a worker hit a fatal error.
     public func run() throws {
         let producer = try KafkaProducer(configuration: configuration.kafka)
+        if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
         let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
         profileReader.start()
         if !profileReader.waitUntilCaughtUp(timeoutMs: configuration.profilesCatchUpMs) {
@@ -99,6 +100,21 @@ public final class ZoneProcessor: Sendable {
             throw KafkaError(message: reason, operation: "processing")
         }
         logger.info("processor stopped")
+    }
+}
+
+extension ZoneProcessor {
+    /// Creates the topics a real cluster is missing (the profile table compacted).
+    func createMissingTopics(using producer: KafkaProducer) throws {
+        let topics = configuration.topics
+        let specifications = topics.all.map { name in
+            TopicAdmin.Specification(
+                name: name, partitions: configuration.createTopicPartitions,
+                replicationFactor: configuration.createTopicReplication,
+                configs: name == topics.zoneProfiles ? ["cleanup.policy": "compact"] : [:])
+        }
+        let created = try TopicAdmin.createMissing(specifications, using: producer)
+        if !created.isEmpty { logger.info("created topics", metadata: ["topics": "\(created)"]) }
     }
 }
 

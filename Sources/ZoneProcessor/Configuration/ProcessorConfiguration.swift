@@ -21,6 +21,11 @@ public struct ProcessorConfiguration: Sendable {
     public var batchSize = 4096
     /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).
     public var profilesCatchUpMs = 30_000
+    /// Create missing topics through the admin API at start, with this many partitions
+    /// (`create_topics.partitions`; 0: do not create).
+    public var createTopicPartitions = 0
+    /// Replication factor of created topics (`create_topics.replication_factor`).
+    public var createTopicReplication = 1
 
     public init(kafka: KafkaConfiguration) {
         self.kafka = kafka

@@ -26,6 +26,8 @@ struct RunCommand: ParsableCommand {
         }
         var configuration = try loader.processorConfiguration(bootstrapServers: bootstrap)
         if let workers { configuration.workers = workers }
+        // The embedded broker has every topic already and does not answer CreateTopics.
+        if embedded != nil { configuration.createTopicPartitions = 0 }
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         TerminationSignals.onTermination { processor.stop() }
         try processor.run()

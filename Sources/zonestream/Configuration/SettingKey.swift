@@ -32,6 +32,8 @@ struct SettingKey: Sendable {
         SettingKey(key: "topics.zone_changes", defaultValue: "zone-changes", help: "zone-change events"),
         SettingKey(key: "topics.workouts_finished", defaultValue: "workouts-finished", help: "finished-workout summaries"),
         SettingKey(key: "topics.dead_letters", defaultValue: "zonestream-dlq", help: "dead-letter records"),
+        SettingKey(key: "create_topics.partitions", defaultValue: "8", help: "create missing topics on a real cluster with this many partitions (0: never)"),
+        SettingKey(key: "create_topics.replication_factor", defaultValue: "1", help: "replication factor of created topics"),
         SettingKey(key: "embedded.partitions", defaultValue: "8", help: "partitions per topic on the embedded broker"),
         SettingKey(key: "log_level", defaultValue: "info", help: "trace, debug, info, notice, warning, error, critical"),
     ]

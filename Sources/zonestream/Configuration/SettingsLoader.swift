@@ -97,6 +97,8 @@ struct SettingsLoader {
         configuration.batchSize = try integer("batch_size")
         configuration.maxMessageBytes = try integer("max_message_bytes")
         configuration.profilesCatchUpMs = try integer("profiles_catch_up_ms")
+        configuration.createTopicPartitions = try integer("create_topics.partitions")
+        configuration.createTopicReplication = try integer("create_topics.replication_factor")
         configuration.engine = EngineSettings(
             maxGapMs: Int64(try integer("max_gap_ms")),
             zoneChangeMinDwellMs: Int64(try integer("zone_change_min_dwell_ms")),
