@@ -48,11 +48,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // Beside layer 5: simulated workout traffic for the demo, the load generator and tests.
+        .target(name: "ZoneSimulation", swiftSettings: strictSettings),
         // Layer 5: the command line.
         .executableTarget(
             name: "zonestream",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -71,12 +73,12 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneProcessorTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneTestSupport",
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneTestSupport", "ZoneSimulation",
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport"],
+            dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation"],
             swiftSettings: strictSettings),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ZoneCodecs
 import ZoneEngine
+import ZoneSimulation
 import ZoneTestSupport
 
 /// Proves the production decoder equal to jansson's DOM on every input: the same event or
@@ -132,18 +133,5 @@ import ZoneTestSupport
             Self.compare(bytes, key: random.next() % 2 == 0 ? nil : Array("s".utf8), tally: &tally)
         }
         #expect(tally.agreed + tally.overflowCases == 20_000)
-    }
-}
-
-/// A small deterministic generator, so a failing mutation can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,6 +4,7 @@ import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
 import ZoneProcessor
+import ZoneSimulation
 import ZoneTestSupport
 
 /// The processor's behaviour on the embedded broker: dead letters while the partition keeps
@@ -142,18 +143,5 @@ struct ProcessorBehaviourTests {
         }
         #expect(seen.count == 36)
         #expect(seen.values.allSatisfy { $0 == 1 }, "each session finished once")
-    }
-}
-
-/// Deterministic generator for test traffic.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
+import ZoneSimulation
 
 /// `zonestream demo`: a short gym class on an embedded broker, through the real producer,
 /// processor and consumers; shows live zones, then each finished workout as per-zone bars.

@@ -3,11 +3,11 @@ import Foundation
 /// A simulated gym class: members whose heart rate (and, on bikes, power) follow a class
 /// plan of warm-up, intervals, recovery and cool-down, the way bodies do (lagging the
 /// effort, with noise). Deterministic for a seed. Produces contract JSON events.
-struct GymClass {
-    struct Member {
-        let session: String
-        let person: String?
-        let name: String
+public struct GymClass: Sendable {
+    public struct Member: Sendable {
+        public let session: String
+        public let person: String?
+        public let name: String
         let age: Double
         let restingHR: Double
         let ftp: Double?
@@ -18,18 +18,18 @@ struct GymClass {
     }
 
     /// One record to produce: key and JSON value.
-    struct Record {
-        let topic: String
-        let key: String
-        let value: String
+    public struct Record: Sendable {
+        public let topic: String
+        public let key: String
+        public let value: String
     }
 
-    var members: [Member]
-    let durationSeconds: Int
-    let startMs: Int64
+    public private(set) var members: [Member]
+    public let durationSeconds: Int
+    public let startMs: Int64
     private var random: SplitMix64
 
-    init(memberCount: Int, durationSeconds: Int, seed: UInt64, startMs: Int64) {
+    public init(memberCount: Int, durationSeconds: Int, seed: UInt64, startMs: Int64) {
         var random = SplitMix64(seed: seed)
         let names = ["maria", "tomas", "lena", "ahmed", "yuki", "sofia", "omar", "ines", "li", "noah", "emma", "raj"]
         members = (0..<memberCount).map { index in
@@ -50,7 +50,7 @@ struct GymClass {
     }
 
     /// Profiles for members with a person: age and resting rate, FTP for cyclists.
-    func profiles(topic: String) -> [Record] {
+    public func profiles(topic: String) -> [Record] {
         members.compactMap { member in
             guard let person = member.person else { return nil }
             var fields = ["\"person\":\"\(person)\"", "\"age\":\(Int(member.age))", "\"resting_hr\":\(Int(member.restingHR))"]
@@ -60,7 +60,7 @@ struct GymClass {
     }
 
     /// The class plan: effort from 0 (rest) to 1 (all out) at a second of the class.
-    func effort(at second: Int) -> Double {
+    public func effort(at second: Int) -> Double {
         let progress = Double(second) / Double(max(1, durationSeconds))
         switch progress {
         case ..<0.2: return 0.45 + progress           // warm-up
@@ -71,7 +71,7 @@ struct GymClass {
     }
 
     /// The events of one second of the class, for every member.
-    mutating func events(at second: Int, topic: String) -> [Record] {
+    public mutating func events(at second: Int, topic: String) -> [Record] {
         let ts = startMs + Int64(second) * 1000
         var records: [Record] = []
         for index in members.indices {
