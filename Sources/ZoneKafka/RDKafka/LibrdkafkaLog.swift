@@ -21,9 +21,12 @@ enum LibrdkafkaLog {
         rd_kafka_conf_set_log_cb(conf) { handle, level, facility, message in
             let text = message.map { String(cString: $0) } ?? ""
             let name = handle.map { String(cString: rd_kafka_name($0)) } ?? ""
+            let facilityName = facility.map { String(cString: $0) } ?? ""
+            // One property map feeds producers and consumers alike, so "ignored by this
+            // producer" configuration warnings are expected: debug, not warning.
+            let logLevel = facilityName == "CONFWARN" ? .debug : LibrdkafkaLog.level(fromSyslog: level)
             LibrdkafkaLog.logger.log(
-                level: LibrdkafkaLog.level(fromSyslog: level), "\(text)",
-                metadata: ["client": "\(name)", "facility": "\(facility.map { String(cString: $0) } ?? "")"])
+                level: logLevel, "\(text)", metadata: ["client": "\(name)", "facility": "\(facilityName)"])
         }
     }
 }
