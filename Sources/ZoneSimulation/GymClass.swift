@@ -22,6 +22,12 @@ public struct GymClass: Sendable {
         public let topic: String
         public let key: String
         public let value: String
+
+        public init(topic: String, key: String, value: String) {
+            self.topic = topic
+            self.key = key
+            self.value = value
+        }
     }
 
     public private(set) var members: [Member]
@@ -47,6 +53,17 @@ public struct GymClass: Sendable {
         self.durationSeconds = durationSeconds
         self.startMs = startMs
         self.random = random
+    }
+
+    /// Gives every session id a prefix (keeps ids short: prefix-index).
+    public mutating func renameSessions(prefix: String) {
+        for index in members.indices {
+            let member = members[index]
+            members[index] = Member(
+                session: "\(prefix)-\(index)", person: member.person, name: member.name, age: member.age,
+                restingHR: member.restingHR, ftp: member.ftp, heartRate: member.heartRate, pause: member.pause,
+                multiSport: member.multiSport, appZones: member.appZones)
+        }
     }
 
     /// Profiles for members with a person: age and resting rate, FTP for cyclists.

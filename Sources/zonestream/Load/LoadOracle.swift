@@ -1,0 +1,37 @@
+import Foundation
+import ZoneCodecs
+import ZoneEngine
+
+/// The load generator's oracle: runs the generated records through the same decoder and
+/// engine locally, so for clean traffic it knows every finished workout ZoneStream must produce.
+struct LoadOracle {
+    private var decoder = WorkoutEventDecoder()
+    private var profileDecoder = ProfileDecoder()
+    private var profiles: [String: PersonProfile] = [:]
+    private var store: SessionStore
+    private var sink = RecordingSink()
+
+    init(settings: EngineSettings) {
+        store = SessionStore(settings: settings)
+    }
+
+    mutating func profile(key: String, value: String) {
+        let outcome = Array(value.utf8).withUnsafeBytes { profileDecoder.decode(value: $0, key: key) }
+        if case .success(.upsert(let profile)) = outcome { profiles[profile.person] = profile }
+    }
+
+    mutating func event(key: String, value: String) {
+        guard case .success(let event) = decoder.decode(value: Array(value.utf8), key: Array(key.utf8)) else { return }
+        let profiles = profiles
+        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
+    }
+
+    /// The expected `workout_finished` events by session id, as JSON objects.
+    func expectedFinished() -> [String: Any] {
+        var expected: [String: Any] = [:]
+        for summary in sink.finished {
+            expected[summary.session] = try? JSONSerialization.jsonObject(with: Data(OutputEncoder.workoutFinished(summary)))
+        }
+        return expected
+    }
+}
