@@ -55,12 +55,14 @@ public struct GymClass: Sendable {
         self.random = random
     }
 
-    /// Gives every session id a prefix (keeps ids short: prefix-index).
+    /// Gives every session id and person id a prefix (session ids stay short: prefix-index),
+    /// so runs with other seeds never share a person with other metrics.
     public mutating func renameSessions(prefix: String) {
         for index in members.indices {
             let member = members[index]
             members[index] = Member(
-                session: "\(prefix)-\(index)", person: member.person, name: member.name, age: member.age,
+                session: "\(prefix)-\(index)", person: member.person.map { "\(prefix)-\($0)" }, name: member.name,
+                age: member.age,
                 restingHR: member.restingHR, ftp: member.ftp, heartRate: member.heartRate, pause: member.pause,
                 multiSport: member.multiSport, appZones: member.appZones)
         }

@@ -5,11 +5,12 @@ import Testing
 /// finished workout equals what the load generator's oracle computed.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct LoadgenCheckTests {
-    static func zonestream(_ arguments: [String]) throws -> Process {
+    static func zonestream(output: Pipe? = nil, _ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = BrokerProcess.executable
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = output ?? FileHandle.nullDevice
         try process.run()
         return process
     }
@@ -26,12 +27,14 @@ struct LoadgenCheckTests {
             kill(processor.processIdentifier, SIGTERM)
             processor.waitUntilExit()
         }
-        let loadgen = try Self.zonestream([
+        let output = Pipe()
+        let loadgen = try Self.zonestream(output: output, [
             "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "40", "--session-seconds", "90",
             "--waves", "2", "--series", "\(series)", "--prefix", "s\(series)w", "--check", "--check-timeout-s", "90",
         ])
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         loadgen.waitUntilExit()
-        #expect(loadgen.terminationStatus == 0, "loadgen --check found differences or missing workouts")
+        #expect(loadgen.terminationStatus == 0, "loadgen --check: \(text.suffix(600))")
         #expect(processor.isRunning)
     }
 }

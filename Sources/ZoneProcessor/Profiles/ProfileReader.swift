@@ -22,7 +22,9 @@ final class ProfileReader: Sendable {
         self.table = table
         self.topic = configuration.topics.zoneProfiles
         self.logger = logger
-        consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: nil, logger: logger)
+        // Fetch promptly: a profile should be in the table before its sessions start.
+        consumer = try KafkaConsumer(
+            configuration: configuration.kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "50"])
         let count = try consumer.partitionCount(topic: topic)
         var targets: [Int32: Int64] = [:]
         for partition in 0..<Int32(count) {

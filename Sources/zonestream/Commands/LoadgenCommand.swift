@@ -26,6 +26,8 @@ struct LoadgenCommand: ParsableCommand {
     @Option(help: "Fraction of samples replaced by malformed JSON.") var malformed = 0.0
     @Option(help: "Send heart rate as sample_series of this many values.") var series = 1
     @Option(help: "max_gap_ms the processor uses (for the oracle).") var maxGapMs: Int64 = 10_000
+    @Option(help: "Wait this long after publishing profiles, so processors read them before the sessions start.")
+    var profileSettleMs = 1500
     @Flag(help: "Wait for the finished workouts and compare them with the oracle (clean traffic only).")
     var check = false
     @Option(help: "How long --check waits for results.") var checkTimeoutS = 120
@@ -67,6 +69,8 @@ struct LoadgenCommand: ParsableCommand {
                 oracle.profile(key: record.key, value: record.value)
             }
             try producer.flush(timeoutMs: 30_000)
+            // A profile is read when its session starts; give every instance time to read it.
+            Thread.sleep(forTimeInterval: Double(profileSettleMs) / 1000)
             var second = 0
             while !generator.isFinished {
                 if durationS > 0 && Date().timeIntervalSince(started) >= Double(durationS) {
@@ -144,6 +148,13 @@ struct LoadgenCommand: ParsableCommand {
         let missing = expected.count - actual.count
         print("check: \(actual.count - mismatched.count) of \(expected.count) finished workouts match the oracle"
             + (missing > 0 ? ", \(missing) missing" : "") + (mismatched.isEmpty ? "" : ", \(mismatched.count) differ: \(mismatched.sorted().prefix(5))"))
+        if let first = mismatched.sorted().first,
+            let wanted = try? JSONSerialization.data(withJSONObject: expected[first]!, options: [.sortedKeys]),
+            let got = try? JSONSerialization.data(withJSONObject: actual[first]!, options: [.sortedKeys])
+        {
+            print("expected \(first): \(String(decoding: wanted, as: UTF8.self))")
+            print("actual   \(first): \(String(decoding: got, as: UTF8.self))")
+        }
         guard missing == 0 && mismatched.isEmpty else { throw ExitCode.failure }
     }
 }
