@@ -11,6 +11,14 @@ public struct ZoneChange: Sendable, Equatable {
     public let currentZone: Int
     /// Durations per zone credited up to `timestamp`.
     public let durations: ZoneDurations
+
+    public init(quantity: Quantity, timestamp: Int64, previousZone: Int?, currentZone: Int, durations: ZoneDurations) {
+        self.quantity = quantity
+        self.timestamp = timestamp
+        self.previousZone = previousZone
+        self.currentZone = currentZone
+        self.durations = durations
+    }
 }
 
 /// What became of one sample.

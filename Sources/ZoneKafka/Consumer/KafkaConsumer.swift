@@ -22,8 +22,10 @@ public final class KafkaConsumer: @unchecked Sendable {
     private var closed = false
 
     /// Defaults below the user's settings: manual commits, start at the beginning,
-    /// eager rebalancing (partitions move whole, so sessions move whole).
+    /// eager rebalancing (partitions move whole, so sessions move whole), and short fetch
+    /// waits, since live screens want zone changes within milliseconds.
     public static let defaultProperties: [String: String] = [
+        "fetch.wait.max.ms": "10",
         "enable.auto.commit": "false",
         "enable.auto.offset.store": "false",
         "auto.offset.reset": "earliest",

@@ -20,15 +20,24 @@ struct OutputSink: SessionEventSink {
     let tracker: DeliveryTracker
     let metrics: ProcessorMetrics
     var current = CurrentRecord(topic: "", partition: 0, offset: 0)
+    /// Zone changes are the frequent output: written without jansson or allocation.
+    var zoneChangeWriter = ZoneChangeWriter()
+    /// Outputs counted locally and published to ``metrics`` once per batch (no shared
+    /// cache line written per record).
+    var zoneChangeCount = 0
     /// The first produce failure; the worker stops on it (nothing after it may be committed).
     var failure: KafkaError?
 
     mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
         guard let configuration = session.configuration(for: change.quantity) else { return }
-        let value = OutputEncoder.zoneChange(
-            change, session: session.id, person: session.person, configuration: configuration)
-        produce(topics.zoneChanges, key: Array(session.id.utf8), value: value)
-        metrics.zoneChanges.add(1, ordering: .relaxed)
+        let value = zoneChangeWriter.write(change, session: session.id, person: session.person, configuration: configuration)
+        var id = session.id
+        id.withUTF8 { key in
+            value.withUnsafeBytes { value in
+                produce(topics.zoneChanges, key: UnsafeRawBufferPointer(key), value: value)
+            }
+        }
+        zoneChangeCount += 1
     }
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {
@@ -43,6 +52,14 @@ struct OutputSink: SessionEventSink {
             value: current.value.map { Array($0) })
         produce(topics.deadLetters, key: key, value: value)
         metrics.countDeadLetter(rejection.reason)
+    }
+
+    private mutating func produce(_ topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) {
+        do {
+            try producer.produce(topic: topic, key: key, value: value, tracker: tracker)
+        } catch {
+            if failure == nil { failure = error }
+        }
     }
 
     private mutating func produce(_ topic: String, key: [UInt8]?, value: [UInt8]) {

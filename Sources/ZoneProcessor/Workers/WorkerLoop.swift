@@ -15,6 +15,11 @@ struct WorkerLoop {
     var failed = false
     var nextCommitMs: Int64
     var nextExpiryMs: Int64
+    /// The wall clock read once per batch (idle timeouts need seconds, not nanoseconds).
+    var batchWallMs: Int64 = 0
+    /// Counted locally, published once per batch.
+    var recordsCounted = 0
+    var samplesCounted = 0
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
@@ -34,9 +39,11 @@ struct WorkerLoop {
             handleCommands()
             if stopped { break }
             let profiles = context.profiles
+            batchWallMs = WallClock.nowMs()
             worker.queue.consumeBatch(timeoutMs: 100) { record in
                 process(record, profiles: profiles)
             }
+            publishCounts()
             let now = WallClock.nowMs()
             if now >= nextExpiryMs {
                 expireIdleSessions(now: now)
@@ -79,15 +86,15 @@ struct WorkerLoop {
         let offset = record.offset
         // A record delivered again (same partition and offset) changes nothing.
         guard offset >= partitions[partition]!.nextOffset else { return }
-        context.metrics.recordsIn.add(1, ordering: .relaxed)
+        recordsCounted += 1
         sink.current.partition = partition
         sink.current.offset = offset
         sink.current.key = record.key
         sink.current.value = record.value
-        let wallMs = WallClock.nowMs()
+        let wallMs = batchWallMs
         switch decoder.decode(value: record.value, key: record.key) {
         case .success(let event):
-            if case .sample = event.body { context.metrics.samplesIn.add(1, ordering: .relaxed) }
+            if case .sample = event.body { samplesCounted += 1 }
             partitions[partition]!.store.handle(
                 event, wallMs: wallMs, profiles: { profiles.profile(for: $0) }, sink: &sink)
         case .failure(let rejection):
@@ -95,6 +102,15 @@ struct WorkerLoop {
         }
         partitions[partition]!.nextOffset = offset + 1
         if let failure = sink.failure { fail("producing outputs failed: \(failure)") }
+    }
+
+    mutating func publishCounts() {
+        if recordsCounted > 0 { context.metrics.recordsIn.add(recordsCounted, ordering: .relaxed) }
+        if samplesCounted > 0 { context.metrics.samplesIn.add(samplesCounted, ordering: .relaxed) }
+        if sink.zoneChangeCount > 0 { context.metrics.zoneChanges.add(sink.zoneChangeCount, ordering: .relaxed) }
+        recordsCounted = 0
+        samplesCounted = 0
+        sink.zoneChangeCount = 0
     }
 
     mutating func expireIdleSessions(now: Int64) {

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Synchronization
+import ZoneKafka
+import ZoneProcessor
+
+/// `zonestream bench`: sizes ZoneStream on this machine against the limit of the hardware,
+/// in one run on an embedded broker (a child `zonestream broker` process, so its memory is
+/// not counted as ZoneStream's).
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.")
+
+    @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
+    @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32
+    @Option(help: "ZoneStream worker threads.") var workers = 2
+    @Option(help: "Sample rate of the latency run.") var latencyRate = 100_000
+    @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
+    @Option(help: "Where to write bench.json and bench.svg.") var output = "benchmarks/results"
+    @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke = false
+
+    func run() throws {
+        let logger = Logs.bootstrap(level: "warning")
+        let records = smoke ? 20_000 : records
+        let latencyRate = smoke ? 2_000 : latencyRate
+        let latencySeconds = smoke ? 2 : latencySeconds
+        let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
+        let broker = try BrokerChild(partitions: partitions)
+        defer { broker.stop() }
+        let kafka = KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench")
+        let producer = try KafkaProducer(configuration: kafka)
+        print("bench: broker \(broker.bootstrapServers), \(records) records, \(partitions) partitions, \(workers) workers")
+
+        // 1. Preload: sessions of samples, round-robin, so every partition is busy.
+        let sessions = max(1, records / 200)
+        var produced = 0
+        let preloadStart = Date()
+        for step in 0... {
+            for index in 0..<sessions where produced < records {
+                let id = BenchTraffic.sessionID(index, prefix: "t")
+                let ts = 1_717_200_000_000 + Int64(step) * 1000
+                let value = step == 0 ? BenchTraffic.start(id, ts: ts) : BenchTraffic.sample(id, ts: ts, step: step)
+                try producer.produce(topic: "workout-events", key: Array(id.utf8), value: value, tracker: nil)
+                produced += 1
+            }
+            if produced >= records { break }
+        }
+        try producer.flush(timeoutMs: 120_000)
+        print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
+
+        // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
+        let ceiling = try BareConsumer.measure(kafka: kafka, topic: "workout-events", records: records, logger: logger)
+        print(String(format: "bench: bare consumer %.0f records/s", ceiling))
+
+        // 3. ZoneStream end to end, at-least-once commits on.
+        var configuration = ProcessorConfiguration(kafka: kafka)
+        configuration.groupID = "bench-zonestream"
+        configuration.workers = workers
+        let (rate, timeline) = try Self.throughput(configuration: configuration, records: records, logger: logger)
+        print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
+
+        // 4. Latency at a fixed rate, and 5. memory per live session, on one running processor.
+        configuration.groupID = "bench-latency"
+        configuration.topics.workoutEvents = LatencyRun.topic
+        let latency = try LatencyRun.measure(
+            configuration: configuration, producer: producer, rate: latencyRate, seconds: latencySeconds,
+            sessionCounts: sessionCounts, logger: logger)
+        let sorted = latency.latenciesMs.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }
+        let step = max(1, sorted.count / 2000)
+        let report = BenchReport(
+            machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
+            records: records, partitions: partitions, workers: workers,
+            ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
+            latencyTargetSamplesPerSecond: latencyRate, latencyAchievedSamplesPerSecond: latency.achievedRate,
+            latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
+            peakRSSBytes: ProcessMemory.residentBytes().peak,
+            bytesPerSession10k: latency.bytesPerSession.first ?? 0, bytesPerSession100k: latency.bytesPerSession.last ?? 0,
+            throughputOverTime: timeline, latencyDistributionMs: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] })
+        print("\n" + report.table + "\n")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: "\(output)/bench.json"))
+        try report.svg.write(toFile: "\(output)/bench.svg", atomically: true, encoding: .utf8)
+        print("bench: wrote \(output)/bench.json and \(output)/bench.svg")
+        withExtendedLifetime(producer) {}
+    }
+
+    /// Runs a processor over the preloaded records; returns records/s and the timeline.
+    static func throughput(configuration: ProcessorConfiguration, records: Int, logger: Logger) throws -> (Double, [[Double]]) {
+        let processor = ZoneProcessor(configuration: configuration, logger: logger)
+        let failure = Mutex<String?>(nil)
+        let thread = JoinableThread(name: "zs-bench-run") {
+            do { try processor.run() } catch { failure.withLock { $0 = "\(error)" } }
+        }
+        var timeline: [[Double]] = []
+        var started: Date?
+        var last = 0
+        var lastTime = Date()
+        let deadline = Date().addingTimeInterval(600)
+        while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
+            if let error = failure.withLock({ $0 }) { throw SettingsError(description: error) }
+            Thread.sleep(forTimeInterval: 0.1)
+            let count = processor.metrics.recordsIn.load(ordering: .relaxed)
+            let now = Date()
+            if started == nil && count > 0 { started = now }
+            if let started {
+                timeline.append([now.timeIntervalSince(started), Double(count - last) / now.timeIntervalSince(lastTime)])
+            }
+            last = count
+            lastTime = now
+        }
+        // Delivered and committed: stop drains, flushes and commits.
+        processor.stop()
+        thread.join()
+        let elapsed = Date().timeIntervalSince(started ?? Date())
+        return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline)
+    }
+}
+
+/// A `zonestream broker` child process.
+final class BrokerChild {
+    let process = Process()
+    let bootstrapServers: String
+
+    init(partitions: Int) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zs-bench-\(UUID().uuidString)")
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [
+            "broker", "--partitions", "\(partitions)", "--bootstrap-file", file.path, "--extra-topics", LatencyRun.topic,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        var address = ""
+        while address.isEmpty && Date() < deadline {
+            address = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if address.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        try? FileManager.default.removeItem(at: file)
+        guard !address.isEmpty else { throw SettingsError(description: "the broker did not start") }
+        bootstrapServers = address
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}

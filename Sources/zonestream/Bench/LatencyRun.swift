@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneKafka
+import ZoneProcessor
+
+/// Sample-to-zone-change latency at a fixed rate, then resident memory per live session.
+/// Samples carry the wall-clock time they were produced as `ts`, so a zone change's
+/// latency is the time it was read minus its `ts`.
+enum LatencyRun {
+    /// Its own input topic, so its processor starts with nothing to catch up on.
+    static let topic = "bench-latency-events"
+
+    struct Result {
+        var latenciesMs: [Double]
+        var achievedRate: Double
+        var bytesPerSession: [Double]
+    }
+
+    static func measure(
+        configuration: ProcessorConfiguration, producer: KafkaProducer, rate: Int, seconds: Int,
+        sessionCounts: [Int], logger: Logger
+    ) throws -> Result {
+        let processor = ZoneProcessor(configuration: configuration, logger: logger)
+        let thread = JoinableThread(name: "zs-bench-lat") { try? processor.run() }
+        defer {
+            processor.stop()
+            thread.join()
+        }
+        while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
+        let reader = try ZoneChangeLatencyReader(kafka: configuration.kafka, logger: logger)
+        defer { reader.stop() }
+
+        // Paced samples over 1000 sessions, each changing zone every 10th sample.
+        let sessions = 1000
+        let started = Date()
+        var sent = 0
+        while Date().timeIntervalSince(started) < Double(seconds) {
+            let due = started.addingTimeInterval(Double(sent) / Double(rate))
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.01)) }
+            // Send what is due in small bursts.
+            let target = min(Int(Date().timeIntervalSince(started) * Double(rate)) + 1, rate * seconds)
+            while sent < target {
+                let index = sent % sessions
+                let id = BenchTraffic.sessionID(index, prefix: "l")
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                try producer.produce(
+                    topic: topic, key: Array(id.utf8),
+                    value: BenchTraffic.sample(id, ts: now, step: sent / sessions), tracker: nil)
+                sent += 1
+            }
+            producer.pollDeliveryReports(timeoutMs: 0)
+        }
+        let achieved = Double(sent) / Date().timeIntervalSince(started)
+        try producer.flush(timeoutMs: 30_000)
+        Thread.sleep(forTimeInterval: 2)
+        let latencies = reader.latencies
+
+        // Memory per live session: RSS growth while sessions are added and held.
+        var perSession: [Double] = []
+        var total = 0
+        for (round, count) in sessionCounts.enumerated() {
+            let before = ProcessMemory.residentBytes().current
+            let baseline = processor.liveSessions
+            for index in total..<count {
+                let id = BenchTraffic.sessionID(index, prefix: "m\(round)")
+                try producer.produce(topic: topic, key: Array(id.utf8),
+                    value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)
+            }
+            try producer.flush(timeoutMs: 60_000)
+            let deadline = Date().addingTimeInterval(120)
+            while processor.liveSessions < baseline + (count - total) && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            let added = processor.liveSessions - baseline
+            perSession.append(Double(ProcessMemory.residentBytes().current - before) / Double(max(added, 1)))
+            total = count
+        }
+        return Result(latenciesMs: latencies, achievedRate: achieved, bytesPerSession: perSession)
+    }
+}
+
+/// Reads `zone-changes` as they are produced and records now - ts per event.
+final class ZoneChangeLatencyReader: Sendable {
+    private let consumer: KafkaConsumer
+    private let values = Mutex<[Double]>([])
+    private let running = Atomic<Bool>(true)
+    private let thread = Mutex<JoinableThread?>(nil)
+
+    init(kafka: KafkaConfiguration, logger: Logger) throws {
+        consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
+        let topic = "zone-changes"
+        var partitions: [TopicPartition] = []
+        for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
+            let end = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
+            partitions.append(TopicPartition(topic: topic, partition: partition, offset: end))
+        }
+        try consumer.assign(partitions)
+        let thread = JoinableThread(name: "zs-bench-read") { [self] in
+            while running.load(ordering: .relaxed) {
+                consumer.poll(timeoutMs: 20) { record in
+                    guard let value = record.value, let ts = Self.timestamp(in: value) else { return }
+                    let latency = Date().timeIntervalSince1970 * 1000 - Double(ts)
+                    values.withLock { $0.append(latency) }
+                }
+            }
+        }
+        self.thread.withLock { $0 = thread }
+    }
+
+    var latencies: [Double] { values.withLock { $0 } }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        thread.withLock { $0 }?.join()
+        consumer.close()
+    }
+
+    /// The `"ts":` integer of a zone_change event (the first `"ts":` key in it).
+    static func timestamp(in bytes: UnsafeRawBufferPointer) -> Int64? {
+        let key = Array("\"ts\":".utf8)
+        guard bytes.count > key.count else { return nil }
+        for start in 0..<(bytes.count - key.count) where bytes[start] == key[0] {
+            guard (0..<key.count).allSatisfy({ bytes[start + $0] == key[$0] }) else { continue }
+            var index = start + key.count
+            var value: Int64 = 0
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                value = value * 10 + Int64(bytes[index] - 48)
+                index += 1
+            }
+            return value
+        }
+        return nil
+    }
+}
