@@ -17,7 +17,8 @@ struct OutputSink: SessionEventSink {
 
     let producer: KafkaProducer
     let topics: Topics
-    let tracker: DeliveryTracker
+    /// The tracker of the current commit epoch; replaced when the epoch is sealed.
+    var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
     var current = CurrentRecord(topic: "", partition: 0, offset: 0)
     /// Zone changes are the frequent output: written without jansson or allocation.

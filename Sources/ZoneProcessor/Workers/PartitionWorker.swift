@@ -13,7 +13,6 @@ import ZoneKafka
 final class PartitionWorker: Sendable {
     let index: Int
     let queue: KafkaQueue
-    let tracker = DeliveryTracker()
     /// This worker's live sessions, refreshed every second and on revocation.
     let liveSessions = Atomic<Int>(0)
     private let mailbox = Mutex<[WorkerCommand]>([])

@@ -17,6 +17,11 @@ struct WorkerLoop {
     var nextExpiryMs: Int64
     /// The wall clock read once per batch (idle timeouts need seconds, not nanoseconds).
     var batchWallMs: Int64 = 0
+    /// Sealed commit epochs, oldest first: the offsets applied when the epoch was sealed and
+    /// the tracker of the outputs produced in it. Committed in order once delivered.
+    var sealedEpochs: [(tracker: DeliveryTracker, offsets: [Int32: Int64])] = []
+    /// Offsets whose commit failed (e.g. during a rebalance): retried with the next commit.
+    var unacknowledgedOffsets: [Int32: Int64] = [:]
     /// Counted locally, published once per batch.
     var recordsCounted = 0
     var samplesCounted = 0
@@ -26,7 +31,7 @@ struct WorkerLoop {
         self.context = context
         decoder = WorkoutEventDecoder(maxMessageBytes: context.configuration.maxMessageBytes)
         sink = OutputSink(
-            producer: context.producer, topics: context.configuration.topics, tracker: worker.tracker,
+            producer: context.producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
             metrics: context.metrics)
         sink.current.topic = context.configuration.topics.workoutEvents
         let now = WallClock.nowMs()
@@ -40,19 +45,24 @@ struct WorkerLoop {
             if stopped { break }
             let profiles = context.profiles
             batchWallMs = WallClock.nowMs()
-            worker.queue.consumeBatch(timeoutMs: 100) { record in
+            // Poll briefly while outputs await delivery, so their offsets are committed promptly.
+            let consumed = worker.queue.consumeBatch(timeoutMs: sealedEpochs.isEmpty ? 100 : 5) { record in
                 process(record, profiles: profiles)
             }
             publishCounts()
+            // Idle: commit what was applied now rather than at the next interval, so a
+            // rebalance or a crash during a lull replays nothing.
+            if consumed == 0 { sealEpoch() }
             let now = WallClock.nowMs()
             if now >= nextExpiryMs {
                 expireIdleSessions(now: now)
                 nextExpiryMs = now + 1000
             }
             if now >= nextCommitMs {
-                commit(Array(partitions.keys))
+                sealEpoch()
                 nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
             }
+            commitDeliveredEpochs(waiting: false)
         }
     }
 
@@ -64,12 +74,17 @@ struct WorkerLoop {
                     partitions[partition] = PartitionState(settings: context.configuration.engine)
                 }
             case .revoke(let revoked, let done):
-                commit(revoked.filter { partitions[$0] != nil })
-                for partition in revoked { partitions[partition] = nil }
+                sealEpoch()
+                commitDeliveredEpochs(waiting: true)
+                for partition in revoked {
+                    partitions[partition] = nil
+                    unacknowledgedOffsets[partition] = nil
+                }
                 updateLiveSessions()
                 done.signal()
             case .stop(let done):
-                commit(Array(partitions.keys))
+                sealEpoch()
+                commitDeliveredEpochs(waiting: true)
                 partitions.removeAll()
                 stopped = true
                 done.signal()
@@ -125,28 +140,58 @@ struct WorkerLoop {
         worker.liveSessions.store(partitions.values.reduce(0) { $0 + $1.store.liveCount }, ordering: .relaxed)
     }
 
-    /// Commits the offsets of `owned` partitions once every output produced so far is delivered.
-    mutating func commit(_ owned: [Int32]) {
-        guard !failed else { return }
-        let pending = owned.filter { partitions[$0]?.hasUncommittedProgress == true }
-        guard !pending.isEmpty else { return }
+    /// Ends the current commit epoch: remembers the offsets applied so far with the tracker of
+    /// the outputs they produced, and starts a new tracker. Processing goes on meanwhile.
+    mutating func sealEpoch() {
+        var offsets: [Int32: Int64] = [:]
+        for (partition, state) in partitions where state.hasUncommittedProgress { offsets[partition] = state.nextOffset }
+        guard !offsets.isEmpty else { return }
+        for partition in offsets.keys { partitions[partition]!.committedOffset = offsets[partition]! }
+        sealedEpochs.append((sink.tracker, offsets))
+        sink.tracker = DeliveryTracker()
+    }
+
+    /// Commits sealed epochs, oldest first, whose outputs are all delivered (at-least-once:
+    /// an input offset is committed only after everything it produced is acknowledged).
+    /// `waiting`: block until every sealed epoch is delivered (revocation, shutdown).
+    mutating func commitDeliveredEpochs(waiting: Bool) {
         let deadline = WallClock.nowMs() + 60_000
-        while worker.tracker.inFlight > 0 {
-            if WallClock.nowMs() > deadline { return fail("outputs not delivered within 60 s; not committing") }
-            Thread.sleep(forTimeInterval: 0.001)
+        while !failed, let epoch = sealedEpochs.first {
+            if epoch.tracker.inFlight > 0 {
+                guard waiting else { return }
+                if WallClock.nowMs() > deadline { return fail("outputs not delivered within 60 s; not committing") }
+                Thread.sleep(forTimeInterval: 0.001)
+                continue
+            }
+            if epoch.tracker.failedCount > 0 {
+                return fail("an output could not be delivered: \(epoch.tracker.lastError ?? "unknown")")
+            }
+            sealedEpochs.removeFirst()
+            unacknowledgedOffsets.merge(epoch.offsets) { max($0, $1) }
+            commitUnacknowledged()
         }
-        if worker.tracker.failedCount > 0 {
-            return fail("an output could not be delivered: \(worker.tracker.lastError ?? "unknown")")
+        // At a revocation or shutdown the offsets must reach Kafka: retry a failed commit briefly.
+        var attempts = 0
+        while waiting && !unacknowledgedOffsets.isEmpty && attempts < 20 {
+            attempts += 1
+            Thread.sleep(forTimeInterval: 0.1)
+            commitUnacknowledged()
         }
+    }
+
+    /// Commits every delivered offset not yet acknowledged by Kafka; keeps them on failure.
+    mutating func commitUnacknowledged() {
+        guard !unacknowledgedOffsets.isEmpty else { return }
         let topic = context.configuration.topics.workoutEvents
-        let offsets = pending.map { TopicPartition(topic: topic, partition: $0, offset: partitions[$0]!.nextOffset) }
+        let offsets = unacknowledgedOffsets.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) }
         do {
             try context.consumer.commit(offsets)
-            for partition in pending { partitions[partition]!.committedOffset = partitions[partition]!.nextOffset }
+            unacknowledgedOffsets.removeAll()
             context.metrics.commits.add(1, ordering: .relaxed)
         } catch {
-            // Not fatal: the offsets are committed with the next cycle, or reprocessed.
-            context.logger.warning("commit failed", metadata: ["error": "\(error)"])
+            // Not fatal: retried with the next commit; if it never lands, the work is replayed
+            // (outputs repeat with identical content, which the contract allows).
+            context.logger.warning("commit failed; will retry", metadata: ["error": "\(error)"])
         }
     }
 
