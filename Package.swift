@@ -62,7 +62,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         .target(
-            name: "ZoneTestSupport", dependencies: ["ZoneEngine"], path: "Tests/ZoneTestSupport",
+            name: "ZoneTestSupport", dependencies: ["ZoneEngine", "ZoneSimulation"], path: "Tests/ZoneTestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneEngineTests",

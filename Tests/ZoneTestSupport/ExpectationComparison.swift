@@ -1,5 +1,6 @@
 public import Foundation
 public import ZoneEngine
+import ZoneSimulation
 
 /// Compares engine values with the contract's expected JSON objects, field by field,
 /// returning one line per difference (empty when equal).
@@ -97,42 +98,6 @@ public enum ExpectationComparison {
         return object
     }
 
-    /// JSON equality: numbers by value, nil equal to NSNull, containers recursively.
-    public static func jsonEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        let left = unwrap(lhs)
-        let right = unwrap(rhs)
-        switch (left, right) {
-        case (nil, nil): return true
-        case (nil, _), (_, nil): return false
-        case (let l as String, let r as String): return l == r
-        case (let l as [String: Any], let r as [String: Any]):
-            return l.count == r.count && l.allSatisfy { key, value in r[key] != nil && jsonEqual(value, r[key]) }
-        case (let l as [Any], let r as [Any]):
-            return l.count == r.count && zip(l, r).allSatisfy { jsonEqual($0, $1) }
-        default:
-            guard let l = number(left!), let r = number(right!) else { return false }
-            return l == r
-        }
-    }
-
-    private static func unwrap(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        if value is NSNull { return nil }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let child = mirror.children.first else { return nil }
-            return unwrap(child.value)
-        }
-        return value
-    }
-
-    private static func number(_ value: Any) -> Double? {
-        switch value {
-        case let v as Int: Double(v)
-        case let v as Int64: Double(v)
-        case let v as Double: v
-        case let v as NSNumber: v.doubleValue
-        default: nil
-        }
-    }
+    /// JSON equality, the one shared with the load generator's check.
+    public static func jsonEqual(_ lhs: Any?, _ rhs: Any?) -> Bool { JSONComparison.equal(lhs, rhs) }
 }
