@@ -2,7 +2,7 @@ import Foundation
 public import Logging
 import Synchronization
 import ZoneEngine
-public import ZoneKafka
+import ZoneKafka
 
 /// The stream processor: consumes `workout-events` in a consumer group, runs the zone engine
 /// per session on worker threads that own their partitions, and produces `zone-changes`,

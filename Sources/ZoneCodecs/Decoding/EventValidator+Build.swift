@@ -11,7 +11,7 @@ extension EventValidator {
         var quantityValue = Quantity.heartRate
         if type == .sample || type == .sampleSeries {
             // Type-checked already: a known quantity.
-            quantityValue = root.presentMember("quantity").flatMap(quantity) ?? .heartRate
+            quantityValue = root.presentMember("quantity").flatMap { quantity($0) } ?? .heartRate
             if let unit = root.presentMember("unit") {
                 guard let unitFactor = unitFactor(unit, for: quantityValue) else {
                     return .failure(

@@ -1,4 +1,4 @@
-public import ZoneEngine
+import ZoneEngine
 
 /// Turns a parsed `workout-events` value into a ``WorkoutEvent`` or the first rejection
 /// that applies, in the contract's order: missing_field, bad_type, unknown_type,
