@@ -42,6 +42,9 @@ public final class ZoneProcessor: Sendable {
         components.withLock { $0?.workers.reduce(0) { $0 + $1.liveSessions.load(ordering: .relaxed) } ?? 0 }
     }
 
+    /// Output records queued in the producer and not yet delivered.
+    public var outputsInFlight: Int { components.withLock { $0?.producer.queueLength ?? 0 } }
+
     /// Asks ``run()`` to shut down cleanly. Safe from any thread, any number of times.
     public func stop() { stopping.store(true, ordering: .releasing) }
 
