@@ -2,7 +2,9 @@ import ZoneEngine
 
 extension EventValidator {
     /// Checks units and ranges (bad_unit, out_of_range) and builds the event.
-    static func build<Value: JSONValueView>(_ root: Value, type: EventType, session: Value, ts: Value)
+    static func build<Value: JSONValueView>(
+        fields: EventFields<Value>, type: EventType, session: Value, ts: Value
+    )
         -> Result<WorkoutEvent, Rejection>
     {
         let sessionID = session.stringValue ?? ""
@@ -11,8 +13,8 @@ extension EventValidator {
         var quantityValue = Quantity.heartRate
         if type == .sample || type == .sampleSeries {
             // Type-checked already: a known quantity.
-            quantityValue = root.presentMember("quantity").flatMap { quantity($0) } ?? .heartRate
-            if let unit = root.presentMember("unit") {
+            quantityValue = fields.present(.quantity).flatMap { quantity($0) } ?? .heartRate
+            if let unit = fields.present(.unit) {
                 guard let unitFactor = unitFactor(unit, for: quantityValue) else {
                     return .failure(
                         Rejection(.badUnit, "unit '\(unit.stringValue ?? "")' is not accepted for \(quantityValue.name)"))
@@ -23,28 +25,28 @@ extension EventValidator {
         guard let timestamp = ts.integerValue, timestamp >= 0, timestamp <= maximumTimestamp else {
             return .failure(Rejection(.outOfRange, "'ts' must be between 0 and 2^53"))
         }
-        let person = root.presentMember("person")?.stringValue
+        let person = fields.present(.person)?.stringValue
         let body: WorkoutEvent.Body
         switch type {
         case .sample:
-            let value = (root.presentMember("value")?.doubleValue ?? .nan) * factor
+            let value = (fields.present(.value)?.doubleValue ?? .nan) * factor
             guard value.isFinite, quantityValue.isValidReading(value) else {
                 return .failure(Rejection(.outOfRange, "\(quantityValue.name) value out of range"))
             }
             body = .sample(quantityValue, value: value, person: person)
         case .sampleSeries:
-            switch seriesBody(root, quantity: quantityValue, factor: factor, timestamp: timestamp, person: person) {
+            switch seriesBody(fields, quantity: quantityValue, factor: factor, timestamp: timestamp, person: person) {
             case .success(let series): body = series
             case .failure(let rejection): return .failure(rejection)
             }
         case .sessionStart:
             body = .sessionStart(
                 ZonesReader.request(
-                    root, person: person, activity: root.presentMember("activity")?.stringValue))
+                    zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue))
         case .sessionEnd: body = .sessionEnd
         case .pause: body = .pause
         case .resume: body = .resume
-        case .activityStart: body = .activityStart(root.presentMember("activity")?.stringValue ?? "")
+        case .activityStart: body = .activityStart(fields.present(.activity)?.stringValue ?? "")
         case .activityEnd: body = .activityEnd
         case .unknown: return .failure(Rejection(.unknownType, "unknown type"))
         }
@@ -52,12 +54,12 @@ extension EventValidator {
     }
 
     static func seriesBody<Value: JSONValueView>(
-        _ root: Value, quantity: Quantity, factor: Double, timestamp: Int64, person: String?
+        _ fields: EventFields<Value>, quantity: Quantity, factor: Double, timestamp: Int64, person: String?
     ) -> Result<WorkoutEvent.Body, Rejection> {
-        guard let intervalField = root.presentMember("interval_ms"), let interval = intervalField.integerValue,
+        guard let intervalField = fields.present(.intervalMs), let interval = intervalField.integerValue,
             interval > 0
         else { return .failure(Rejection(.outOfRange, "'interval_ms' must be greater than 0")) }
-        guard let valuesField = root.presentMember("values") else {
+        guard let valuesField = fields.present(.values) else {
             return .failure(Rejection(.missingField, "'values' is absent"))
         }
         let count = valuesField.elementCount

@@ -49,27 +49,21 @@ enum EventValidator {
         -> Result<WorkoutEvent, Rejection>
     {
         guard root.kind == .object else { return .failure(Rejection(.malformedJSON, "value is not a JSON object")) }
-        let typeField = root.presentMember("type")
+        let fields = EventFields(root)
+        let typeField = fields.present(.type)
         let type = typeField.map { $0.kind == .string ? eventType($0) : .unknown } ?? .unknown
 
         // missing_field
-        var required: [StaticString] = ["type", "session", "ts"]
-        switch type {
-        case .sample: required += ["quantity", "value"]
-        case .sampleSeries: required += ["quantity", "interval_ms", "values"]
-        case .activityStart: required += ["activity"]
-        default: break
-        }
-        for name in required where root.presentMember(name) == nil {
-            return .failure(Rejection(.missingField, "required field '\(name)' is absent or null"))
+        for field in requiredFields(type) where fields.present(field) == nil {
+            return .failure(Rejection(.missingField, "required field '\(field.name)' is absent or null"))
         }
         // Present by the check above.
-        guard let typeField, let session = root.presentMember("session"), let ts = root.presentMember("ts") else {
+        guard let typeField, let session = fields.present(.session), let ts = fields.present(.ts) else {
             return .failure(Rejection(.missingField, "required field is absent"))
         }
 
         // bad_type
-        if let problem = badType(root, typeField: typeField, session: session, ts: ts, type: type) {
+        if let problem = badType(fields, typeField: typeField, session: session, ts: ts, type: type) {
             return .failure(Rejection(.badType, problem))
         }
         if type == .unknown {
@@ -82,36 +76,46 @@ enum EventValidator {
         if let key, !session.stringEquals(bytes: key) {
             return .failure(Rejection(.keyMismatch, "record key differs from the event's session"))
         }
-        return build(root, type: type, session: session, ts: ts)
+        return build(fields: fields, type: type, session: session, ts: ts)
+    }
+
+    /// The fields a type requires (CONTRACT.md section 3), common ones first.
+    static func requiredFields(_ type: EventType) -> [EventField] {
+        switch type {
+        case .sample: [.type, .session, .ts, .quantity, .value]
+        case .sampleSeries: [.type, .session, .ts, .quantity, .intervalMs, .values]
+        case .activityStart: [.type, .session, .ts, .activity]
+        default: [.type, .session, .ts]
+        }
     }
 
     /// The first field of the wrong JSON type, described; nil when all types are right.
     static func badType<Value: JSONValueView>(
-        _ root: Value, typeField: Value, session: Value, ts: Value, type: EventType
+        _ fields: EventFields<Value>, typeField: Value, session: Value, ts: Value, type: EventType
     ) -> String? {
         if typeField.kind != .string { return "'type' must be a string" }
         if session.kind != .string { return "'session' must be a string" }
         if ts.kind != .integer { return "'ts' must be an integer" }
-        func optionalString(_ name: StaticString) -> String? {
-            guard let value = root.presentMember(name) else { return nil }
-            return value.kind == .string ? nil : "'\(name)' must be a string"
+        func optionalString(_ field: EventField) -> String? {
+            guard let value = fields.present(field) else { return nil }
+            return value.kind == .string ? nil : "'\(field.name)' must be a string"
         }
         switch type {
         case .sample, .sampleSeries:
-            guard let quantityField = root.presentMember("quantity"), quantityField.kind == .string else {
+            guard let quantityField = fields.present(.quantity), quantityField.kind == .string else {
                 return "'quantity' must be a string"
             }
             guard quantity(quantityField) != nil else {
                 return "unknown quantity '\(quantityField.stringValue ?? "")'"
             }
-            if let problem = optionalString("unit") ?? optionalString("person") { return problem }
+            if let problem = optionalString(.unit) ?? optionalString(.person) { return problem }
             if type == .sample {
-                guard root.presentMember("value")?.isNumber == true else { return "'value' must be a number" }
+                guard fields.present(.value)?.isNumber == true else { return "'value' must be a number" }
             } else {
-                guard root.presentMember("interval_ms")?.kind == .integer else {
+                guard fields.present(.intervalMs)?.kind == .integer else {
                     return "'interval_ms' must be an integer"
                 }
-                guard let values = root.presentMember("values"), values.kind == .array else {
+                guard let values = fields.present(.values), values.kind == .array else {
                     return "'values' must be an array"
                 }
                 var allNumbers = true
@@ -122,9 +126,9 @@ enum EventValidator {
                 if !allNumbers { return "'values' must hold only numbers" }
             }
         case .sessionStart:
-            return optionalString("person") ?? optionalString("activity")
+            return optionalString(.person) ?? optionalString(.activity)
         case .activityStart:
-            return optionalString("activity")
+            return optionalString(.activity)
         case .sessionEnd, .pause, .resume, .activityEnd, .unknown:
             break
         }

@@ -61,10 +61,10 @@ enum ZonesReader {
         }
     }
 
-    static func request<Value: JSONValueView>(_ root: Value, person: String?, activity: String?)
+    static func request<Value: JSONValueView>(zones field: Value?, person: String?, activity: String?)
         -> SessionStartRequest
     {
-        let zones = read(root.member("zones"), source: .app)
+        let zones = read(field, source: .app)
         return SessionStartRequest(
             person: person, activity: activity, zones: zones.zones, zonesGiven: zones.given,
             zonesDefect: zones.defect)

@@ -26,6 +26,9 @@ protocol JSONValueView {
     func member(_ key: StaticString) -> Self?
     /// An object's members in order (allocates the keys).
     var members: [(key: String, value: Self)] { get }
+    /// Calls `body` with each member's key bytes and value, in order, without allocating
+    /// (except for keys with escapes).
+    func forEachMember(_ body: (UnsafeRawBufferPointer, Self) -> Void)
     var elementCount: Int { get }
     /// Calls `body` with each array element in order until it returns false.
     func forEachElement(_ body: (Self) -> Bool)

@@ -67,6 +67,16 @@ struct JanssonValue: JSONValueView {
         return result
     }
 
+    func forEachMember(_ body: (UnsafeRawBufferPointer, JanssonValue) -> Void) {
+        guard kind == .object else { return }
+        var iterator = json_object_iter(pointer)
+        while let current = iterator {
+            let key = UnsafeRawBufferPointer(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
+            if let value = json_object_iter_value(current) { body(key, JanssonValue(pointer: value)) }
+            iterator = json_object_iter_next(pointer, current)
+        }
+    }
+
     var elementCount: Int { kind == .array ? json_array_size(pointer) : 0 }
 
     func forEachElement(_ body: (JanssonValue) -> Bool) {

@@ -32,7 +32,8 @@ struct TapeValue: JSONValueView {
         }
     }
 
-    private var rawBytes: UnsafeRawBufferPointer {
+    /// The token's bytes; for strings, the raw content between the quotes (escapes undecoded).
+    var rawBytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)])
     }
 
@@ -97,6 +98,22 @@ struct TapeValue: JSONValueView {
             cursor = Int(nodes[cursor + 1].next)
         }
         return result
+    }
+
+    func forEachMember(_ body: (UnsafeRawBufferPointer, TapeValue) -> Void) {
+        guard node.kind == .object else { return }
+        var cursor = index + 1
+        while cursor < Int(node.next) {
+            let key = TapeValue(nodes: nodes, bytes: bytes, index: cursor)
+            let value = TapeValue(nodes: nodes, bytes: bytes, index: cursor + 1)
+            if nodes[cursor].kind == .string {
+                body(key.rawBytes, value)
+            } else {
+                var decoded = key.stringValue ?? ""
+                decoded.withUTF8 { body(UnsafeRawBufferPointer($0), value) }
+            }
+            cursor = Int(nodes[cursor + 1].next)
+        }
     }
 
     var elementCount: Int { node.kind == .array ? Int(node.count) : 0 }
