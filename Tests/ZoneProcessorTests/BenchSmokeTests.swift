@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneSimulation
 
 /// `zonestream bench --smoke`: the benchmark runs end to end and writes its results
 /// (the numbers of a smoke run mean nothing; the real run is in benchmarks/README.md).

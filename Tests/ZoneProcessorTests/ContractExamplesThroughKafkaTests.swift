@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneSimulation
 import ZoneProcessor
 import ZoneTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneSimulation
 import ZoneTestSupport
 
 /// Three separate processes and a third-party client: `zonestream broker`, `zonestream run`,

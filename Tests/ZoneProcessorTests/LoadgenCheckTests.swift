@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneSimulation
 
 /// `zonestream loadgen --check` against a broker process and a processor process: every
 /// finished workout equals what the load generator's oracle computed.

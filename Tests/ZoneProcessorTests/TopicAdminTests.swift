@@ -1,4 +1,5 @@
 import Testing
+import ZoneSimulation
 import ZoneKafka
 
 @Suite(.serialized, .timeLimit(.minutes(1)))

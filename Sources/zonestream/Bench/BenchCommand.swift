@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
+import ZoneSimulation
 
 /// `zonestream bench`: sizes ZoneStream on this machine against the limit of the hardware,
 /// in one run on an embedded broker (a child `zonestream broker` process, so its memory is
@@ -26,7 +27,9 @@ struct BenchCommand: ParsableCommand {
         let latencyRate = smoke ? 2_000 : latencyRate
         let latencySeconds = smoke ? 2 : latencySeconds
         let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
-        let broker = try BrokerChild(partitions: partitions)
+        let broker = try BrokerProcess(
+            partitions: partitions, extraArguments: ["--extra-topics", LatencyRun.topic],
+            executable: URL(fileURLWithPath: CommandLine.arguments[0]))
         defer { broker.stop() }
         let kafka = KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench")
         let producer = try KafkaProducer(configuration: kafka)
@@ -123,36 +126,5 @@ struct BenchCommand: ParsableCommand {
         processor.stop()
         thread.join()
         return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline)
-    }
-}
-
-/// A `zonestream broker` child process.
-final class BrokerChild {
-    let process = Process()
-    let bootstrapServers: String
-
-    init(partitions: Int) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zs-bench-\(UUID().uuidString)")
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [
-            "broker", "--partitions", "\(partitions)", "--bootstrap-file", file.path, "--extra-topics", LatencyRun.topic,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        var address = ""
-        while address.isEmpty && Date() < deadline {
-            address = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            if address.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
-        }
-        try? FileManager.default.removeItem(at: file)
-        guard !address.isEmpty else { throw SettingsError(description: "the broker did not start") }
-        bootstrapServers = address
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
     }
 }

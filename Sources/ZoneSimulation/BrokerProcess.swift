@@ -1,20 +1,21 @@
-import Foundation
+public import Foundation
 
-/// A `zonestream broker` child process for a test: started with its own topics, stopped by
-/// PID when the test is done (also on failure, through `deinit`).
-final class BrokerProcess: @unchecked Sendable {
+/// A `zonestream broker` child process (for tests and the benchmark): started with the
+/// contract's topics, stopped by PID when done (also on failure, through `deinit`).
+public final class BrokerProcess: @unchecked Sendable {
     // @unchecked: the process is only started in init and stopped once.
     let process = Process()
-    let bootstrapServers: String
+    public let bootstrapServers: String
 
-    /// The built `zonestream` executable beside the test bundle.
-    static var executable: URL {
+    /// The built `zonestream` executable beside the running test bundle.
+    public static var executable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("zonestream")
     }
 
-    init(partitions: Int = 4, extraArguments: [String] = []) throws {
+    /// - Parameter executable: the `zonestream` binary (default: the one beside the test bundle).
+    public init(partitions: Int = 4, extraArguments: [String] = [], executable: URL = BrokerProcess.executable) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("zs-broker-\(UUID().uuidString)")
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = ["broker", "--partitions", "\(partitions)", "--bootstrap-file", file.path] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -33,7 +34,7 @@ final class BrokerProcess: @unchecked Sendable {
         bootstrapServers = address
     }
 
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(5)
