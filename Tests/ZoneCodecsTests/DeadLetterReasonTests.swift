@@ -110,6 +110,25 @@ import ZoneEngine
         #expect(event.timestamp == 5)
     }
 
+    /// Duplicates compare values after unit conversion: 2 count/s at a time equal to 120 bpm.
+    @Test func duplicateIsJudgedAfterUnitConversion() throws {
+        var decoder = WorkoutEventDecoder()
+        var store = SessionStore()
+        var sink = RecordingSink()
+        for text in [
+            #"{"type":"sample","session":"s","ts":1000,"quantity":"heart_rate","value":120,"unit":"bpm"}"#,
+            #"{"type":"sample","session":"s","ts":1000,"quantity":"heart_rate","value":2,"unit":"count/s"}"#,
+            #"{"type":"sample","session":"s","ts":1000,"quantity":"heart_rate","value":2.5,"unit":"count/s"}"#,
+            #"{"type":"session_end","session":"s","ts":2000}"#,
+        ] {
+            let event = try decoder.decode(value: Array(text.utf8), key: nil).get()
+            store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
+        }
+        let summary = try #require(sink.finished.first)
+        #expect(summary.duplicateSamples == 1)
+        #expect(summary.lateSamples == 1)
+    }
+
     @Test func invalidZonesAreReportedButTheStartStillDecodes() throws {
         var decoder = WorkoutEventDecoder()
         let text = #"{"type":"session_start","session":"s","ts":1,"zones":{"heart_rate":{"boundaries":[100,90]},"cycling_power":{"boundaries":[100,200],"unit":"W"},"speed":null}}"#

@@ -15,8 +15,6 @@ import ZoneSimulation
             let boundaries = boundarySets[round % boundarySets.count]
             let quantity: Quantity = round % 2 == 0 ? .heartRate : .cyclingPower
             let configuration = try ZoneConfiguration.validated(quantity: quantity, source: round % 3 == 0 ? .app : .system, boundaries: boundaries)
-            var session = WorkoutSession(id: names[round % names.count], startTimestamp: 0, person: nil, activity: nil, profile: nil)
-            _ = session
             var durations = ZoneDurations()
             for zone in 0..<configuration.zoneCount { durations[zone] = Int64(random.next() % 10_000_000) }
             let change = ZoneChange(
@@ -28,7 +26,6 @@ import ZoneSimulation
             let fast = writer.write(change, session: names[round % names.count], person: person, configuration: configuration)
             #expect(fast == reference, "\(String(decoding: fast, as: UTF8.self))\n\(String(decoding: reference, as: UTF8.self))")
             compared += 1
-            session = WorkoutSession(id: "", startTimestamp: 0, person: nil, activity: nil, profile: nil)
         }
         #expect(compared == 500)
     }

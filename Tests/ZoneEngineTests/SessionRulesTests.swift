@@ -21,6 +21,20 @@ import ZoneTestSupport
         #expect(session.configuration(for: .heartRate)?.boundaries.values == [109, 127, 145, 163])
     }
 
+    @Test func aProfileThatChangesLaterDoesNotChangeARunningSession() {
+        var h = EngineHarness()
+        h.profiles["p"] = PersonProfile(person: "p", maximumHeartRate: 200, functionalThresholdPower: 200)
+        h.start(person: "p")
+        h.profiles["p"] = PersonProfile(person: "p", maximumHeartRate: 150, functionalThresholdPower: 300)
+        h.hr(120, at: 1)
+        h.power(150, at: 1)
+        #expect(h.live?.configuration(for: .heartRate)?.boundaries.values == [120, 140, 160, 180])
+        #expect(h.live?.configuration(for: .cyclingPower)?.boundaries.values == [110, 150, 180, 210, 240])
+        // A new session of the same person reads the new profile.
+        h.send(.sessionStart(SessionStartRequest(person: "p")), at: 0, session: "s2")
+        #expect(h.store.session("s2")?.configuration(for: .heartRate)?.boundaries.values == [90, 105, 120, 135])
+    }
+
     @Test func aSamplesPersonMattersOnlyWhenItStartsTheSession() {
         var h = EngineHarness()
         h.send(.sample(.heartRate, value: 120, person: nil), at: 0)
