@@ -10,12 +10,17 @@ public struct EngineSettings: Sendable {
     public var idleTimeoutMs: Int64
     /// How long a finished session's id is remembered (`finished_retention_s`, default 3600 s).
     public var finishedRetentionMs: Int64
+    /// Samples up to this much out of order are sorted before they are applied
+    /// (`reorder_window_ms`, default 0: applied as they arrive).
+    public var reorderWindowMs: Int64
 
     public init(
         maxGapMs: Int64 = 10_000, zoneChangeMinDwellMs: Int64 = 0,
         normalization: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
-        idleTimeoutMs: Int64 = 600_000, finishedRetentionMs: Int64 = 3_600_000
+        idleTimeoutMs: Int64 = 600_000, finishedRetentionMs: Int64 = 3_600_000,
+        reorderWindowMs: Int64 = 0
     ) {
+        self.reorderWindowMs = reorderWindowMs
         self.maxGapMs = maxGapMs
         self.zoneChangeMinDwellMs = zoneChangeMinDwellMs
         self.normalization = normalization

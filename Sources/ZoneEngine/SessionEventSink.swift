@@ -7,6 +7,14 @@ public protocol SessionEventSink {
     mutating func workoutFinished(_ summary: WorkoutSummary)
     /// The event could not be applied (or applied only in part) and must be dead-lettered.
     mutating func rejected(_ rejection: Rejection)
+    /// Whether a new session may start (a cap on live sessions); refused ones are
+    /// dead-lettered as `session_limit`. Counts the session as live when it answers true.
+    mutating func admitSession(_ id: String) -> Bool
+}
+
+extension SessionEventSink {
+    /// No cap by default.
+    public mutating func admitSession(_ id: String) -> Bool { true }
 }
 
 /// A sink that keeps everything, in order: for tests, the demo and the load generator's oracle.

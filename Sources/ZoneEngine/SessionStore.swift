@@ -12,6 +12,10 @@ public struct SessionStore: Sendable {
     private var slots: [String: Int] = [:]
     /// Finished session ids and the wall-clock time they finished, kept for the retention period.
     public private(set) var finishedAt: [String: Int64] = [:]
+    /// Per slot of `live`: changed since the last ``drainChanges()``.
+    private var dirty: [Bool] = []
+    /// What changed since the last ``drainChanges()``, for the changelog.
+    private var changes = StoreChanges()
 
     /// The live session with this id.
     public func session(_ id: String) -> WorkoutSession? { slots[id].map { live[$0] } }
@@ -54,9 +58,13 @@ public struct SessionStore: Sendable {
         let idle = live.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }.map(\.id)
         for id in idle.sorted() {
             guard let slot = slots[id] else { continue }
+            releaseHeld(slot: slot, through: .max, wallMs: wallMs, sink: &sink)
             finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
         }
-        finishedAt = finishedAt.filter { wallMs - $0.value < settings.finishedRetentionMs }
+        for (id, finished) in finishedAt where wallMs - finished >= settings.finishedRetentionMs {
+            finishedAt[id] = nil
+            changes.forgotten.append(id)
+        }
     }
 
     /// Removes a live session without output: its partition moved to another instance.
@@ -71,12 +79,41 @@ public struct SessionStore: Sendable {
             live[slot] = session
         } else {
             insert(session)
+            dirty[live.count - 1] = false
         }
+    }
+
+    /// Puts back a finished session's id, restored from elsewhere, for the rest of its retention.
+    public mutating func restoreFinished(_ id: String, wallMs: Int64) {
+        finishedAt[id] = wallMs
+    }
+
+    /// Hands over what changed since the last call: the sessions to write to the changelog,
+    /// the ids that finished, and the finished ids past their retention.
+    public mutating func drainChanges() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
+        var updated: [WorkoutSession] = []
+        for id in changes.updated {
+            guard let slot = slots[id], dirty[slot] else { continue }
+            dirty[slot] = false
+            updated.append(live[slot])
+        }
+        let finished = changes.finished.filter { finishedAt[$0.id] == $0.wallMs && slots[$0.id] == nil }
+        defer { changes = StoreChanges() }
+        return (updated, finished, changes.forgotten)
+    }
+
+    @inline(__always)
+    private mutating func markChanged(slot: Int) {
+        guard !dirty[slot] else { return }
+        dirty[slot] = true
+        changes.updated.append(live[slot].id)
     }
 
     private mutating func insert(_ session: WorkoutSession) {
         slots[session.id] = live.count
         live.append(session)
+        dirty.append(false)
+        markChanged(slot: live.count - 1)
     }
 
     /// Removes a slot by moving the last session into it.
@@ -86,9 +123,11 @@ public struct SessionStore: Sendable {
         let last = live.count - 1
         if slot != last {
             live.swapAt(slot, last)
+            dirty.swapAt(slot, last)
             slots[live[slot].id] = slot
         }
         live.removeLast()
+        dirty.removeLast()
         return removed
     }
 
@@ -115,6 +154,7 @@ public struct SessionStore: Sendable {
                 profile: nil, wallMs: wallMs)
         }
         if case .sessionStart = event.body {
+            guard admit(event.session, sink: &sink) else { return }
             insert(session)
             if let rejection { sink.rejected(rejection) }
             return
@@ -128,14 +168,25 @@ public struct SessionStore: Sendable {
             sink.rejected(Rejection(.invalidTransition, "activity_end with no activity open"))
             return
         }
+        guard admit(event.session, sink: &sink) else { return }
         insert(session)
         applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, sink: &sink)
+    }
+
+    /// Asks the sink whether a new session may start; dead-letters the event when not.
+    private func admit(_ id: String, sink: inout some SessionEventSink) -> Bool {
+        guard sink.admitSession(id) else {
+            sink.rejected(Rejection(.sessionLimit, "the live-session limit of this instance is reached; session \(id) not started"))
+            return false
+        }
+        return true
     }
 
     private mutating func applyToLive(
         _ event: WorkoutEvent, slot: Int, wallMs: Int64, profiles: (String) -> PersonProfile?,
         sink: inout some SessionEventSink
     ) {
+        markChanged(slot: slot)
         switch event.body {
         case .sample(let quantity, let value, _):
             applySample(slot: slot, quantity, at: event.timestamp, value: value, wallMs: wallMs, sink: &sink)
@@ -150,8 +201,12 @@ public struct SessionStore: Sendable {
             if let rejection = live[slot].update(with: request, profile: profile) { sink.rejected(rejection) }
             live[slot].lastAppliedWallMs = wallMs
         case .sessionEnd:
+            releaseHeld(slot: slot, through: event.timestamp, wallMs: wallMs, sink: &sink)
+            live[slot].dropHeldAsLate()
             finish(slot: slot, at: event.timestamp, reason: .ended, wallMs: wallMs, sink: &sink)
         case .pause, .resume, .activityStart, .activityEnd:
+            // Held samples before the control event are applied before it; later ones wait.
+            releaseHeld(slot: slot, through: event.timestamp &- 1, wallMs: wallMs, sink: &sink)
             do {
                 try live[slot].applyControl(event.body, at: event.timestamp)
                 live[slot].lastAppliedWallMs = wallMs
@@ -169,10 +224,33 @@ public struct SessionStore: Sendable {
         sink: inout some SessionEventSink
     ) {
         guard let slot = slots[id] else { return }
+        markChanged(slot: slot)
         applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
     }
 
     private mutating func applySample(
+        slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
+        sink: inout some SessionEventSink
+    ) {
+        if settings.reorderWindowMs > 0 {
+            live[slot].lastAppliedWallMs = wallMs
+            live[slot].hold(PendingSample(quantity: quantity, timestamp: timestamp, value: value))
+            let newest = live[slot].newestSampleTimestamp
+            releaseHeld(slot: slot, through: newest &- settings.reorderWindowMs, wallMs: wallMs, sink: &sink)
+            return
+        }
+        applyNow(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
+    }
+
+    /// Applies held samples with a time up to `limit`, oldest first.
+    private mutating func releaseHeld(slot: Int, through limit: Int64, wallMs: Int64, sink: inout some SessionEventSink) {
+        while let held = live[slot].takeHeld(through: limit) {
+            applyNow(slot: slot, held.quantity, at: held.timestamp, value: held.value, wallMs: wallMs, sink: &sink)
+        }
+    }
+
+    @inline(__always)
+    private mutating func applyNow(
         slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
         sink: inout some SessionEventSink
     ) {
@@ -190,9 +268,17 @@ public struct SessionStore: Sendable {
             let summary = try live[slot].finish(at: end, reason: reason, settings: settings)
             let removed = remove(slot: slot)
             finishedAt[removed.id] = wallMs
+            changes.finished.append((removed.id, wallMs))
             sink.workoutFinished(summary)
         } catch {
             sink.rejected(error)
         }
     }
+}
+
+/// What a store changed between two drains.
+struct StoreChanges {
+    var updated: [String] = []
+    var finished: [(id: String, wallMs: Int64)] = []
+    var forgotten: [String] = []
 }

@@ -24,6 +24,10 @@ public struct WorkoutSession: Sendable {
     /// Activities in time order; only the last may be open (`end == .max`).
     var activities: [ActivityRecord] = []
     var counters: SessionCounters
+    /// Reorder window (`reorder_window_ms`): samples held back, in time order, until they are
+    /// that much older than the newest sample seen. Empty when the window is 0.
+    var pendingSamples: [PendingSample] = []
+    var newestSampleTimestamp: Int64 = .min
 
     /// Starts a session at `timestamp`, resolving zones per quantity from `appZones` and `profile`.
     public init(

@@ -1,5 +1,5 @@
 /// Where a session's zones for one quantity came from (CONTRACT.md section 1).
-public enum ZoneSource: String, Sendable, Equatable {
+public enum ZoneSource: String, Sendable, Equatable, CaseIterable {
     case system, user, app, normalized
 }
 

@@ -38,19 +38,27 @@ import ZoneTestSupport
         h.profiles["p"] = PersonProfile(person: "p", age: 40, functionalThresholdPower: 220)
         h.start(person: "p")
         for step in steps {
-            for _ in 0..<(repeatEach ? 2 : 1) {
-                switch step {
-                case .heartRate(let t, let v): h.hr(v, at: Double(t) / 10)
-                case .power(let t, let v): h.power(v, at: Double(t) / 10)
-                case .pause(let t): h.send(.pause, at: Double(t) / 10)
-                case .resume(let t): h.send(.resume, at: Double(t) / 10)
-                case .activity(let t): h.send(.activityStart("a\(t)"), at: Double(t) / 10)
-                }
-            }
+            for _ in 0..<(repeatEach ? 2 : 1) { apply(step, to: &h) }
         }
-        let end = h.live?.latestTimestamp ?? EngineHarness.origin
+        return (h, finish(&h))
+    }
+
+    /// Sends one generated step (times are tenths of a second).
+    static func apply(_ step: Step, to h: inout EngineHarness) {
+        switch step {
+        case .heartRate(let t, let v): h.hr(v, at: Double(t) / 10)
+        case .power(let t, let v): h.power(v, at: Double(t) / 10)
+        case .pause(let t): h.send(.pause, at: Double(t) / 10)
+        case .resume(let t): h.send(.resume, at: Double(t) / 10)
+        case .activity(let t): h.send(.activityStart("a\(t)"), at: Double(t) / 10)
+        }
+    }
+
+    /// Ends the session 1.5 s after its latest time and returns the summary.
+    static func finish(_ h: inout EngineHarness) -> WorkoutSummary? {
+        let end = max(h.live?.latestTimestamp ?? EngineHarness.origin, h.live?.newestHeldTimestamp ?? .min)
         h.send(.sessionEnd, at: Double(end - EngineHarness.origin) / 1000 + 1.5)
-        return (h, h.sink.finished.last)
+        return h.sink.finished.last
     }
 
     @Test func zoneDurationsPlusUntrackedEqualTheActiveSpan() async {

@@ -1,0 +1,98 @@
+/// Why snapshot bytes could not be read back.
+public struct SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// Appends little-endian fields to a byte buffer: the snapshot wire format's writer.
+struct SnapshotWriter {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    mutating func write(_ value: UInt8) { bytes.append(value) }
+    mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    mutating func write(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func write(_ value: Int) { write(Int64(value)) }
+    mutating func write(_ value: Double) { write(Int64(bitPattern: value.bitPattern)) }
+
+    mutating func write(_ value: String) {
+        let utf8 = value.utf8
+        write(Int64(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
+    mutating func write(_ value: String?) {
+        write(value != nil)
+        if let value { write(value) }
+    }
+
+    mutating func write(_ durations: ZoneDurations) {
+        for zone in 0..<ZoneDurations.capacity { write(durations[zone]) }
+    }
+}
+
+/// Reads what ``SnapshotWriter`` wrote, checking every length against the bytes left.
+struct SnapshotReader {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func readByte() throws(SnapshotError) -> UInt8 {
+        guard position < bytes.count else { throw SnapshotError("truncated at byte \(position)") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func readBool() throws(SnapshotError) -> Bool {
+        switch try readByte() {
+        case 0: return false
+        case 1: return true
+        case let other: throw SnapshotError("byte \(other) is not a boolean at \(position - 1)")
+        }
+    }
+
+    mutating func readInt64() throws(SnapshotError) -> Int64 {
+        guard bytes.count - position >= 8 else { throw SnapshotError("truncated at byte \(position)") }
+        var value: Int64 = 0
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 8])) }
+        position += 8
+        return Int64(littleEndian: value)
+    }
+
+    mutating func readInt() throws(SnapshotError) -> Int { Int(try readInt64()) }
+
+    mutating func readDouble() throws(SnapshotError) -> Double { Double(bitPattern: UInt64(bitPattern: try readInt64())) }
+
+    /// A count that must fit in `limit` (guards against hostile or corrupt lengths).
+    mutating func readCount(limit: Int) throws(SnapshotError) -> Int {
+        let count = try readInt64()
+        guard count >= 0, count <= Int64(limit) else { throw SnapshotError("count \(count) over \(limit)") }
+        return Int(count)
+    }
+
+    mutating func readString() throws(SnapshotError) -> String {
+        let count = try readCount(limit: bytes.count)
+        guard count <= bytes.count - position else { throw SnapshotError("string of \(count) bytes truncated at \(position)") }
+        defer { position += count }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + count]), as: UTF8.self)
+    }
+
+    mutating func readOptionalString() throws(SnapshotError) -> String? {
+        try readBool() ? try readString() : nil
+    }
+
+    mutating func readDurations() throws(SnapshotError) -> ZoneDurations {
+        var durations = ZoneDurations()
+        for zone in 0..<ZoneDurations.capacity { durations[zone] = try readInt64() }
+        return durations
+    }
+}

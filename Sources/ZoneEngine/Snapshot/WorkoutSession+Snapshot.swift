@@ -1,0 +1,142 @@
+extension WorkoutSession {
+    /// The snapshot format's version byte; a reader refuses any other.
+    static let snapshotVersion: UInt8 = 1
+
+    /// The whole state of the session as bytes, for the changelog topic: restoring it
+    /// elsewhere and applying the same later events gives the same outputs, counters included.
+    public func snapshot() -> [UInt8] {
+        var writer = SnapshotWriter()
+        writer.write(Self.snapshotVersion)
+        writer.write(id)
+        writer.write(person)
+        writer.write(activity)
+        writer.write(startTimestamp)
+        writer.write(lastAppliedWallMs)
+        writer.write(counters.latestTimestamp)
+        writer.write(counters.lateSamples)
+        writer.write(counters.duplicateSamples)
+        writer.write(counters.pausedSamples)
+        for quantity in Quantity.allCases { tracks[quantity].write(to: &writer) }
+        writer.write(pausedMs)
+        writer.write(pauses.count)
+        for pause in pauses {
+            writer.write(pause.start)
+            writer.write(pause.end)
+        }
+        writer.write(activities.count)
+        for activity in activities {
+            writer.write(activity.name)
+            writer.write(activity.start)
+            writer.write(activity.end)
+            for quantity in Quantity.allCases { writer.write(activity.durations[quantity]) }
+        }
+        writer.write(newestSampleTimestamp)
+        writer.write(pendingSamples.count)
+        for pending in pendingSamples {
+            writer.write(UInt8(pending.quantity.rawValue))
+            writer.write(pending.timestamp)
+            writer.write(pending.value)
+        }
+        return writer.bytes
+    }
+
+    /// Reads a session back from ``snapshot()``'s bytes.
+    public init(snapshot bytes: UnsafeRawBufferPointer) throws(SnapshotError) {
+        var reader = SnapshotReader(bytes)
+        let version = try reader.readByte()
+        guard version == Self.snapshotVersion else { throw SnapshotError("snapshot version \(version) is not \(Self.snapshotVersion)") }
+        id = try reader.readString()
+        person = try reader.readOptionalString()
+        activity = try reader.readString()
+        startTimestamp = try reader.readInt64()
+        lastAppliedWallMs = try reader.readInt64()
+        counters = SessionCounters(latestTimestamp: try reader.readInt64())
+        counters.lateSamples = try reader.readInt()
+        counters.duplicateSamples = try reader.readInt()
+        counters.pausedSamples = try reader.readInt()
+        tracks = PerQuantity(
+            heartRate: try QuantityTrack(.heartRate, reading: &reader),
+            cyclingPower: try QuantityTrack(.cyclingPower, reading: &reader))
+        pausedMs = try reader.readInt64()
+        let pauseCount = try reader.readCount(limit: bytes.count / 16)
+        for _ in 0..<pauseCount {
+            pauses.append(PauseInterval(start: try reader.readInt64(), end: try reader.readInt64()))
+        }
+        let activityCount = try reader.readCount(limit: bytes.count / 24)
+        for _ in 0..<activityCount {
+            var record = ActivityRecord(name: try reader.readString(), start: try reader.readInt64(), end: try reader.readInt64())
+            for quantity in Quantity.allCases { record.durations[quantity] = try reader.readDurations() }
+            activities.append(record)
+        }
+        newestSampleTimestamp = try reader.readInt64()
+        let pendingCount = try reader.readCount(limit: bytes.count / 17)
+        for _ in 0..<pendingCount {
+            guard let quantity = Quantity(rawValue: Int(try reader.readByte())) else {
+                throw SnapshotError("unknown quantity in a pending sample")
+            }
+            pendingSamples.append(PendingSample(quantity: quantity, timestamp: try reader.readInt64(), value: try reader.readDouble()))
+        }
+        guard reader.isAtEnd else { throw SnapshotError("\(bytes.count - reader.position) bytes after the snapshot") }
+    }
+}
+
+extension QuantityTrack {
+    func write(to writer: inout SnapshotWriter) {
+        writer.write(configuration != nil)
+        if let configuration {
+            writer.write(UInt8(ZoneSource.allCases.firstIndex(of: configuration.source)!))
+            writer.write(configuration.boundaries.count)
+            for value in configuration.boundaries.values { writer.write(value) }
+        }
+        writer.write(durations)
+        writer.write(normalizedDurations)
+        writer.write(coveredMs)
+        writer.write(acceptedSamples)
+        writer.write(lastTimestamp)
+        writer.write(lastValue)
+        writer.write(lastZone)
+        writer.write(coverageOpen)
+        writer.write(minimum)
+        writer.write(maximum)
+        writer.write(sum)
+        writer.write(publishedZone)
+        writer.write(runZone)
+        writer.write(runStart)
+    }
+
+    init(_ quantity: Quantity, reading reader: inout SnapshotReader) throws(SnapshotError) {
+        var configuration: ZoneConfiguration?
+        if try reader.readBool() {
+            let sourceIndex = Int(try reader.readByte())
+            guard sourceIndex < ZoneSource.allCases.count else { throw SnapshotError("unknown zone source \(sourceIndex)") }
+            let count = try reader.readCount(limit: ZoneBoundaries.maximumCount)
+            var boundaries: [Double] = []
+            for _ in 0..<count { boundaries.append(try reader.readDouble()) }
+            do {
+                configuration = try ZoneConfiguration.validated(
+                    quantity: quantity, source: ZoneSource.allCases[sourceIndex], boundaries: boundaries)
+            } catch {
+                throw SnapshotError("zone configuration: \(error)")
+            }
+        }
+        self.init(quantity, configuration: configuration)
+        durations = try reader.readDurations()
+        normalizedDurations = try reader.readDurations()
+        coveredMs = try reader.readInt64()
+        acceptedSamples = try reader.readInt()
+        lastTimestamp = try reader.readInt64()
+        lastValue = try reader.readDouble()
+        lastZone = try reader.readInt()
+        coverageOpen = try reader.readBool()
+        minimum = try reader.readDouble()
+        maximum = try reader.readDouble()
+        sum = try reader.readDouble()
+        publishedZone = try reader.readInt()
+        runZone = try reader.readInt()
+        runStart = try reader.readInt64()
+        let zoneLimit = configuration?.zoneCount ?? 0
+        guard lastZone < zoneLimit, publishedZone < zoneLimit, runZone < zoneLimit else {
+            throw SnapshotError("a zone index is outside the configuration")
+        }
+    }
+}
