@@ -12,6 +12,11 @@ public final class ProcessorMetrics: Sendable {
     public let commits = Atomic<Int>(0)
     public let rebalances = Atomic<Int>(0)
     public let liveSessions = Atomic<Int>(0)
+    /// Changelog records written (session states, tombstones, retention markers).
+    public let changelogRecords = Atomic<Int>(0)
+    /// Sessions restored from the changelog, and the time restores took in all.
+    public let sessionsRestored = Atomic<Int>(0)
+    public let restoreMicroseconds = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = Mutex<[DeadLetterReason: Int]>([:])
 

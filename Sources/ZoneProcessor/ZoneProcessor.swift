@@ -60,7 +60,7 @@ public final class ZoneProcessor: Sendable {
         let consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: configuration.groupID, logger: logger)
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            metrics: metrics, logger: logger,
+            metrics: metrics, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
             onFatal: { [self] reason in
                 fatalError.withLock { $0 = $0 ?? reason }
                 stop()
@@ -114,7 +114,7 @@ extension ZoneProcessor {
             TopicAdmin.Specification(
                 name: name, partitions: configuration.createTopicPartitions,
                 replicationFactor: configuration.createTopicReplication,
-                configs: name == topics.zoneProfiles ? ["cleanup.policy": "compact"] : [:])
+                configs: name == topics.zoneProfiles || name == topics.changelog ? ["cleanup.policy": "compact"] : [:])
         }
         let created = try TopicAdmin.createMissing(specifications, using: producer)
         if !created.isEmpty { logger.info("created topics", metadata: ["topics": "\(created)"]) }

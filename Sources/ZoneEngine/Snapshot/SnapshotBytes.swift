@@ -2,7 +2,7 @@
 public struct SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     public let description: String
 
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }
 
 /// Appends little-endian fields to a byte buffer: the snapshot wire format's writer.

@@ -69,7 +69,9 @@ public final class KafkaProducer: @unchecked Sendable {
     }
 
     /// Convenience for byte arrays.
-    public func produce(topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?) throws(KafkaError) {
+    public func produce(
+        topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil
+    ) throws(KafkaError) {
         let keyCopy = key ?? []
         let valueCopy = value ?? []
         let result: Result<Void, KafkaError> = keyCopy.withUnsafeBytes { keyBuffer in
@@ -77,7 +79,7 @@ public final class KafkaProducer: @unchecked Sendable {
                 Result { () throws(KafkaError) in
                     try produce(
                         topic: topic, key: key == nil ? nil : keyBuffer, value: value == nil ? nil : valueBuffer,
-                        tracker: tracker)
+                        tracker: tracker, partition: partition)
                 }
             }
         }

@@ -17,6 +17,9 @@ public struct ProcessorConfiguration: Sendable {
     public var maxMessageBytes = 65_536
     /// Counting rules: max gap, damping, normalization, idle timeout, retention.
     public var engine = EngineSettings()
+    /// The cap on live sessions per instance (`max_live_sessions`): a new session over it is
+    /// dead-lettered as `session_limit`, so a flood of new ids cannot exhaust memory.
+    public var maxLiveSessions = 1_000_000
     /// Records a worker takes from librdkafka at once (`batch_size`).
     public var batchSize = 4096
     /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).

@@ -5,9 +5,11 @@ public struct Topics: Sendable, Equatable {
     public var zoneChanges = "zone-changes"
     public var workoutsFinished = "workouts-finished"
     public var deadLetters = "zonestream-dlq"
+    /// Session state per partition of `workout-events` (compacted, same partition count).
+    public var changelog = "zonestream-changelog"
 
     public init() {}
 
     /// Every topic the processor reads or writes.
-    public var all: [String] { [workoutEvents, zoneProfiles, zoneChanges, workoutsFinished, deadLetters] }
+    public var all: [String] { [workoutEvents, zoneProfiles, zoneChanges, workoutsFinished, deadLetters, changelog] }
 }

@@ -20,6 +20,7 @@ struct OutputSink: SessionEventSink {
     /// The tracker of the current commit epoch; replaced when the epoch is sealed.
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
+    let budget: SessionBudget
     var current = CurrentRecord(topic: "", partition: 0, offset: 0)
     /// Zone changes are the frequent output: written without jansson or allocation.
     var zoneChangeWriter = ZoneChangeWriter()
@@ -44,6 +45,18 @@ struct OutputSink: SessionEventSink {
     mutating func workoutFinished(_ summary: WorkoutSummary) {
         produce(topics.workoutsFinished, key: Array(summary.session.utf8), value: OutputEncoder.workoutFinished(summary))
         metrics.workoutsFinished.add(1, ordering: .relaxed)
+        budget.release(1)
+    }
+
+    mutating func admitSession(_ id: String) -> Bool { budget.tryAdmit() }
+
+    /// Writes one changelog record (a nil value is a tombstone) to the input's partition.
+    mutating func changelog(key: String, value: [UInt8]?, partition: Int32) {
+        do {
+            try producer.produce(topic: topics.changelog, key: Array(key.utf8), value: value, tracker: tracker, partition: partition)
+        } catch {
+            if failure == nil { failure = error }
+        }
     }
 
     mutating func rejected(_ rejection: Rejection) {

@@ -7,10 +7,27 @@ struct PartitionState {
     var nextOffset: Int64 = -1
     /// The next offset as of the last sealed commit epoch (committed once its outputs are delivered).
     var committedOffset: Int64 = -1
+    /// After a restore: per session, the input offset its restored state reflects (its records
+    /// below it were applied by the previous owner and change nothing now).
+    var replaySkip: [String: Int64] = [:]
+    /// The highest of `replaySkip`; past it the map is dropped.
+    var replayHorizon: Int64 = -1
 
     init(settings: EngineSettings) {
         store = SessionStore(settings: settings)
     }
 
     var hasUncommittedProgress: Bool { nextOffset > committedOffset }
+
+    /// The input offset below which every record of `session` is reflected in its state.
+    func appliedThrough(_ session: String) -> Int64 { max(nextOffset, replaySkip[session] ?? -1) }
+
+    /// Whether a record at `offset` of `session` was applied before the restore.
+    mutating func wasAppliedBeforeRestore(_ session: String, offset: Int64) -> Bool {
+        guard offset < replayHorizon else {
+            if !replaySkip.isEmpty { replaySkip = [:] }
+            return false
+        }
+        return offset < replaySkip[session] ?? -1
+    }
 }

@@ -54,6 +54,8 @@ struct WorkerContext: Sendable {
     let producer: KafkaProducer
     let profiles: ProfileTable
     let metrics: ProcessorMetrics
+    /// The instance's cap on live sessions, shared by its workers.
+    let budget: SessionBudget
     let logger: Logger
     /// Called once if the worker cannot go on (a produce or commit failed): the processor stops.
     let onFatal: @Sendable (String) -> Void

@@ -25,6 +25,8 @@ struct WorkerLoop {
     /// Counted locally, published once per batch.
     var recordsCounted = 0
     var samplesCounted = 0
+    /// Reads the changelog on assignment; created with the first one.
+    var restorer: ChangelogRestorer?
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
@@ -32,7 +34,7 @@ struct WorkerLoop {
         decoder = WorkoutEventDecoder(maxMessageBytes: context.configuration.maxMessageBytes)
         sink = OutputSink(
             producer: context.producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
-            metrics: context.metrics)
+            metrics: context.metrics, budget: context.budget)
         sink.current.topic = context.configuration.topics.workoutEvents
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
@@ -71,12 +73,15 @@ struct WorkerLoop {
             switch command {
             case .assign(let assigned):
                 for partition in assigned where partitions[partition] == nil {
-                    partitions[partition] = PartitionState(settings: context.configuration.engine)
+                    guard let state = restoredState(partition) else { break }
+                    partitions[partition] = state
                 }
+                updateLiveSessions()
             case .revoke(let revoked, let done):
                 sealEpoch()
                 commitDeliveredEpochs(waiting: true)
                 for partition in revoked {
+                    context.budget.release(partitions[partition]?.store.liveCount ?? 0)
                     partitions[partition] = nil
                     unacknowledgedOffsets[partition] = nil
                 }
@@ -85,6 +90,7 @@ struct WorkerLoop {
             case .stop(let done):
                 sealEpoch()
                 commitDeliveredEpochs(waiting: true)
+                context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
                 partitions.removeAll()
                 stopped = true
                 done.signal()
@@ -109,6 +115,7 @@ struct WorkerLoop {
         let wallMs = batchWallMs
         switch decoder.decode(value: record.value, key: record.key) {
         case .success(let event):
+            if partitions[partition]!.wasAppliedBeforeRestore(event.session, offset: offset) { break }
             if case .sample = event.body { samplesCounted += 1 }
             partitions[partition]!.store.handle(
                 event, wallMs: wallMs, profiles: { profiles.profile(for: $0) }, sink: &sink)
@@ -143,6 +150,7 @@ struct WorkerLoop {
     /// Ends the current commit epoch: remembers the offsets applied so far with the tracker of
     /// the outputs they produced, and starts a new tracker. Processing goes on meanwhile.
     mutating func sealEpoch() {
+        writeChangelog()
         var offsets: [Int32: Int64] = [:]
         for (partition, state) in partitions where state.hasUncommittedProgress { offsets[partition] = state.nextOffset }
         guard !offsets.isEmpty else { return }
@@ -192,6 +200,64 @@ struct WorkerLoop {
             // Not fatal: retried with the next commit; if it never lands, the work is replayed
             // (outputs repeat with identical content, which the contract allows).
             context.logger.warning("commit failed; will retry", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Writes what changed in each partition since the last epoch to the changelog, in the
+    /// current epoch, so an offset is committed only once the state it produced is durable.
+    mutating func writeChangelog() {
+        for partition in Array(partitions.keys) {
+            let changes = partitions[partition]!.store.drainChanges()
+            let state = partitions[partition]!
+            for (id, wallMs) in changes.finished {
+                sink.changelog(key: id, value: nil, partition: partition)
+                let marker = ChangelogRecord.encodeFinished(wallMs: wallMs, appliedThrough: state.appliedThrough(id))
+                sink.changelog(key: ChangelogRecord.finishedKey(id), value: marker, partition: partition)
+            }
+            for id in changes.forgotten {
+                sink.changelog(key: ChangelogRecord.finishedKey(id), value: nil, partition: partition)
+            }
+            for session in changes.updated {
+                let value = ChangelogRecord.encodeSession(session, appliedThrough: state.appliedThrough(session.id))
+                sink.changelog(key: session.id, value: value, partition: partition)
+            }
+            context.metrics.changelogRecords.add(
+                changes.finished.count * 2 + changes.forgotten.count + changes.updated.count, ordering: .relaxed)
+        }
+        if let failure = sink.failure { fail("writing the changelog failed: \(failure)") }
+    }
+
+    /// A newly assigned partition's state, restored from the changelog; nil (and the worker
+    /// stops) when the changelog cannot be read.
+    mutating func restoredState(_ partition: Int32) -> PartitionState? {
+        var state = PartitionState(settings: context.configuration.engine)
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            if restorer == nil { restorer = try ChangelogRestorer(configuration: context.configuration, logger: context.logger) }
+            let restored = try restorer!.restore(partition: partition)
+            for (id, entry) in restored.sessions {
+                state.store.restore(entry.session)
+                state.replaySkip[id] = entry.appliedThrough
+            }
+            for (id, entry) in restored.finished {
+                state.store.restoreFinished(id, wallMs: entry.wallMs)
+                state.replaySkip[id] = max(state.replaySkip[id] ?? -1, entry.appliedThrough)
+            }
+            state.replayHorizon = state.replaySkip.values.max() ?? -1
+            context.budget.add(restored.sessions.count)
+            let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            context.metrics.sessionsRestored.add(restored.sessions.count, ordering: .relaxed)
+            context.metrics.restoreMicroseconds.add(Int(elapsedMs * 1000), ordering: .relaxed)
+            if restored.recordsRead > 0 {
+                context.logger.info("partition restored", metadata: [
+                    "partition": "\(partition)", "sessions": "\(restored.sessions.count)",
+                    "finished": "\(restored.finished.count)", "records": "\(restored.recordsRead)",
+                    "ms": "\(Int(elapsedMs))"])
+            }
+            return state
+        } catch {
+            fail("restoring partition \(partition) from \(context.configuration.topics.changelog) failed: \(error)")
+            return nil
         }
     }
 

@@ -36,7 +36,7 @@ struct BrokerCommand: ParsableCommand {
 
 /// Starts a mock cluster with every topic of the contract.
 enum EmbeddedBroker {
-    static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq"]
+    static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq", "zonestream-changelog"]
 
     static func start(brokers: Int, partitions: Int, extraTopics: [String] = []) throws -> MockCluster {
         let cluster = try MockCluster(brokers: brokers)

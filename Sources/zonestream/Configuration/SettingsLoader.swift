@@ -105,13 +105,16 @@ struct SettingsLoader {
             normalization: PerQuantity(
                 heartRate: try normalization(.heartRate), cyclingPower: try normalization(.cyclingPower)),
             idleTimeoutMs: Int64(try integer("idle_timeout_s")) * 1000,
-            finishedRetentionMs: Int64(try integer("finished_retention_s")) * 1000)
+            finishedRetentionMs: Int64(try integer("finished_retention_s")) * 1000,
+            reorderWindowMs: Int64(try integer("reorder_window_ms")))
+        configuration.maxLiveSessions = try integer("max_live_sessions")
         var topics = Topics()
         topics.workoutEvents = string("topics.workout_events")
         topics.zoneProfiles = string("topics.zone_profiles")
         topics.zoneChanges = string("topics.zone_changes")
         topics.workoutsFinished = string("topics.workouts_finished")
         topics.deadLetters = string("topics.dead_letters")
+        topics.changelog = string("topics.changelog")
         configuration.topics = topics
         return configuration
     }

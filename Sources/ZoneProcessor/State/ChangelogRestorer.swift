@@ -1,0 +1,75 @@
+import Foundation
+import Logging
+import ZoneEngine
+import ZoneKafka
+
+/// Reads partitions of the changelog topic back into sessions when a worker is assigned
+/// them, before it applies their input. One per worker, created on its first assignment.
+final class ChangelogRestorer {
+    private let consumer: KafkaConsumer
+    private let topic: String
+    private let logger: Logger
+
+    /// What one partition's changelog held, reduced to its latest record per key.
+    struct Restored {
+        var sessions: [String: (session: WorkoutSession, appliedThrough: Int64)] = [:]
+        var finished: [String: (wallMs: Int64, appliedThrough: Int64)] = [:]
+        var recordsRead = 0
+        var recordsRefused = 0
+    }
+
+    init(configuration: ProcessorConfiguration, logger: Logger) throws(KafkaError) {
+        topic = configuration.topics.changelog
+        self.logger = logger
+        consumer = try KafkaConsumer(
+            configuration: configuration.kafka, groupID: nil, logger: logger,
+            properties: ["fetch.wait.max.ms": "10", "fetch.max.bytes": "52428800"])
+    }
+
+    deinit { consumer.close() }
+
+    /// Reads `partition` from its start to the end it had when the restore began.
+    func restore(partition: Int32, timeoutMs: Int = 300_000) throws(KafkaError) -> Restored {
+        var restored = Restored()
+        let (low, high) = try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
+        guard high > low else { return restored }
+        try consumer.assign([TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)])
+        defer { try? consumer.assign([]) }
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        var next = low
+        var failure: KafkaError?
+        while next < high && failure == nil {
+            guard Date() < deadline else {
+                throw KafkaError(message: "changelog partition \(partition) not read to \(high) in time (at \(next))", operation: "restoring state")
+            }
+            consumer.poll(timeoutMs: 100) { record in
+                if let error = record.error {
+                    failure = error
+                    return
+                }
+                next = record.offset + 1
+                restored.recordsRead += 1
+                do {
+                    switch try ChangelogRecord.decode(key: record.key, value: record.value) {
+                    case .session(let session, let appliedThrough):
+                        restored.sessions[session.id] = (session, appliedThrough)
+                    case .finished(let id, let wallMs, let appliedThrough):
+                        restored.finished[id] = (wallMs, appliedThrough)
+                    case .removed(let key):
+                        if key.hasPrefix(ChangelogRecord.finishedPrefix) {
+                            restored.finished[String(key.dropFirst(ChangelogRecord.finishedPrefix.count))] = nil
+                        } else {
+                            restored.sessions[key] = nil
+                        }
+                    }
+                } catch {
+                    restored.recordsRefused += 1
+                    logger.error("changelog record refused", metadata: [
+                        "partition": "\(partition)", "offset": "\(record.offset)", "error": "\(error)"])
+                }
+            }
+        }
+        if let failure { throw failure }
+        return restored
+    }
+}
