@@ -12,6 +12,8 @@ final class OutputCollector: Sendable {
         let key: String?
         let value: String
         let partition: Int32
+        /// A null value (a changelog tombstone).
+        let isTombstone: Bool
     }
 
     private let consumer: KafkaConsumer
@@ -37,7 +39,8 @@ final class OutputCollector: Sendable {
                 consumer.poll(timeoutMs: 50) { record in
                     let entry = Record(
                         topic: record.topic, key: record.key.map { String(decoding: $0, as: UTF8.self) },
-                        value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "", partition: record.partition)
+                        value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "", partition: record.partition,
+                        isTombstone: record.value == nil)
                     records.withLock { $0.append(entry) }
                 }
             }
