@@ -48,14 +48,22 @@ public final class ZoneProcessor: Sendable {
     /// Asks ``run()`` to shut down cleanly. Safe from any thread, any number of times.
     public func stop() { stopping.store(true, ordering: .releasing) }
 
+    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
     /// Runs until ``stop()``; throws if it could not start or a worker hit a fatal error.
     public func run() throws {
         let producer = try KafkaProducer(configuration: configuration.kafka)
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
         let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
         profileReader.start()
-        if !profileReader.waitUntilCaughtUp(timeoutMs: configuration.profilesCatchUpMs) {
+        if !profileReader.waitUntilCaughtUp(timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping }) {
             logger.warning("profile table not caught up in time; starting anyway")
+        }
+        if isStopping {
+            // Stopped while starting: nothing was consumed, so nothing to commit.
+            profileReader.stop()
+            logger.info("processor stopped")
+            return
         }
         let consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: configuration.groupID, logger: logger)
         let context = WorkerContext(
@@ -142,6 +150,7 @@ final class RebalanceHandler: RebalanceListener {
 
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.rebalances.add(1, ordering: .relaxed)
+        logger.info("partitions assigned", metadata: ["partitions": "\(partitions.map(\.partition).sorted())"])
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
             workers[worker].post(.assign(owned.map(\.partition)))
@@ -151,6 +160,7 @@ final class RebalanceHandler: RebalanceListener {
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.rebalances.add(1, ordering: .relaxed)
+        logger.info("partitions revoked", metadata: ["partitions": "\(partitions.map(\.partition).sorted())"])
         var waits: [DispatchSemaphore] = []
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.stopForwarding(partition) }

@@ -5,6 +5,7 @@ public import Foundation
 public final class BrokerProcess: @unchecked Sendable {
     // @unchecked: the process is only started in init and stopped once.
     let process = Process()
+    let control = Pipe()
     public let bootstrapServers: String
 
     /// The built `zonestream` executable beside the running test bundle.
@@ -18,6 +19,7 @@ public final class BrokerProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = ["broker", "--partitions", "\(partitions)", "--bootstrap-file", file.path] + extraArguments
         process.standardOutput = FileHandle.nullDevice
+        process.standardInput = control
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         var address: String?
@@ -32,6 +34,12 @@ public final class BrokerProcess: @unchecked Sendable {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "broker did not start"])
         }
         bootstrapServers = address
+    }
+
+    /// Takes mock broker `id` down (connections closed, none accepted) or brings it back,
+    /// through the broker's control lines on standard input.
+    public func setBroker(_ id: Int, up: Bool) {
+        control.fileHandleForWriting.write(Data("\(up ? "up" : "down") \(id)\n".utf8))
     }
 
     public func stop() {

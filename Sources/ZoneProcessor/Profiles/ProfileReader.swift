@@ -50,9 +50,10 @@ final class ProfileReader: Sendable {
     }
 
     /// Waits until the table holds what the topic held at start, or `timeoutMs` passes.
-    func waitUntilCaughtUp(timeoutMs: Int) -> Bool {
+    /// Gives up early when `stopped` says so.
+    func waitUntilCaughtUp(timeoutMs: Int, unless stopped: () -> Bool = { false }) -> Bool {
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
-        while !isCaughtUp && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        while !isCaughtUp && Date() < deadline && !stopped() { Thread.sleep(forTimeInterval: 0.01) }
         return isCaughtUp
     }
 

@@ -29,8 +29,33 @@ struct BrokerCommand: ParsableCommand {
         }
         let stopped = DispatchSemaphore(value: 0)
         TerminationSignals.onTermination { stopped.signal() }
+        Self.readControlLines(cluster: cluster)
         stopped.wait()
         withExtendedLifetime(cluster) {}
+    }
+}
+
+extension BrokerCommand {
+    /// Failure injection for tests: lines `down N` and `up N` on standard input take mock
+    /// broker N down or bring it back. Reading stops at the end of input.
+    static func readControlLines(cluster: MockCluster) {
+        let thread = Thread {
+            while let line = readLine() {
+                let words = line.split(separator: " ")
+                guard words.count == 2, let id = Int32(words[1]), words[0] == "up" || words[0] == "down" else {
+                    FileHandle.standardError.write(Data("broker: unknown control line '\(line)'\n".utf8))
+                    continue
+                }
+                do {
+                    try cluster.setBroker(id, up: words[0] == "up")
+                    FileHandle.standardError.write(Data("broker: \(id) \(words[0])\n".utf8))
+                } catch {
+                    FileHandle.standardError.write(Data("broker: \(error)\n".utf8))
+                }
+            }
+        }
+        thread.name = "zs-broker-control"
+        thread.start()
     }
 }
 

@@ -122,39 +122,76 @@ struct LoadgenCommand: ParsableCommand {
         guard dropouts == 0 && duplicates == 0 && late == 0 && malformed == 0 else {
             throw SettingsError(description: "--check needs clean traffic (no injected faults)")
         }
-        try checkResults(expected: expected, kafka: kafka, logger: logger)
+        try checkResults(expected: expected, expectedChanges: oracle.expectedZoneChanges(), kafka: kafka, logger: logger)
     }
 
-    private func checkResults(expected: [String: Any], kafka: KafkaConfiguration, logger: Logger) throws {
+    /// Reads `workouts-finished` and `zone-changes` until every expected output has arrived (or
+    /// the timeout): each expected finished workout and zone-change event must be there, and
+    /// every copy of it (repeats are allowed after a failure) must equal the oracle's.
+    private func checkResults(
+        expected: [String: Any], expectedChanges: [String: Any], kafka: KafkaConfiguration, logger: Logger
+    ) throws {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
-        let topic = "workouts-finished"
-        let partitions = try (0..<Int32(consumer.partitionCount(topic: topic))).map {
-            TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning)
+        var partitions: [TopicPartition] = []
+        for topic in ["workouts-finished", "zone-changes"] {
+            for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
+                partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
+            }
         }
         try consumer.assign(partitions)
-        var actual: [String: Any] = [:]
+        var finished = OutputTally(expected: expected, idField: "session")
+        var changes = OutputTally(expected: expectedChanges, idField: "event_id")
         let deadline = Date().addingTimeInterval(Double(checkTimeoutS))
-        while actual.count < expected.count && Date() < deadline {
+        while !(finished.isComplete && changes.isComplete) && Date() < deadline {
             consumer.poll(timeoutMs: 100) { record in
                 guard let value = record.value,
-                    let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any],
-                    let session = object["session"] as? String, expected[session] != nil
+                    let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any]
                 else { return }
-                actual[session] = object
+                if record.topic == "workouts-finished" { finished.add(object) } else { changes.add(object) }
             }
         }
         consumer.close()
-        let mismatched = expected.keys.filter { actual[$0] != nil && !JSONComparison.equal(actual[$0], expected[$0]) }
-        let missing = expected.count - actual.count
-        print("check: \(actual.count - mismatched.count) of \(expected.count) finished workouts match the oracle"
-            + (missing > 0 ? ", \(missing) missing" : "") + (mismatched.isEmpty ? "" : ", \(mismatched.count) differ: \(mismatched.sorted().prefix(5))"))
-        if let first = mismatched.sorted().first,
-            let wanted = try? JSONSerialization.data(withJSONObject: expected[first]!, options: [.sortedKeys]),
-            let got = try? JSONSerialization.data(withJSONObject: actual[first]!, options: [.sortedKeys])
-        {
-            print("expected \(first): \(String(decoding: wanted, as: UTF8.self))")
-            print("actual   \(first): \(String(decoding: got, as: UTF8.self))")
+        print("check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes"))")
+        for tally in [finished, changes] {
+            guard let (id, got) = tally.firstMismatch,
+                let wanted = try? JSONSerialization.data(withJSONObject: tally.expected[id]!, options: [.sortedKeys]),
+                let actual = try? JSONSerialization.data(withJSONObject: got, options: [.sortedKeys])
+            else { continue }
+            print("expected \(id): \(String(decoding: wanted, as: UTF8.self))")
+            print("actual   \(id): \(String(decoding: actual, as: UTF8.self))")
         }
-        guard missing == 0 && mismatched.isEmpty else { throw ExitCode.failure }
+        guard finished.isCorrect && changes.isCorrect else { throw ExitCode.failure }
+    }
+}
+
+/// Outputs of one kind compared with the oracle's, by id; repeats must be identical.
+struct OutputTally {
+    let expected: [String: Any]
+    let idField: String
+    private(set) var seen: [String: Int] = [:]
+    private(set) var mismatched: [String: Any] = [:]
+
+    init(expected: [String: Any], idField: String) {
+        self.expected = expected
+        self.idField = idField
+    }
+
+    mutating func add(_ object: [String: Any]) {
+        guard let id = object[idField] as? String, let wanted = expected[id] else { return }
+        seen[id, default: 0] += 1
+        if !JSONComparison.equal(object, wanted) { mismatched[id] = object }
+    }
+
+    var isComplete: Bool { seen.count == expected.count }
+    var isCorrect: Bool { isComplete && mismatched.isEmpty }
+    var firstMismatch: (String, Any)? { mismatched.keys.sorted().first.map { ($0, mismatched[$0]!) } }
+
+    func summary(noun: String) -> String {
+        let repeats = seen.values.reduce(0) { $0 + $1 - 1 }
+        var text = "\(seen.count - mismatched.count) of \(expected.count) \(noun) match the oracle"
+        if expected.count > seen.count { text += ", \(expected.count - seen.count) missing" }
+        if !mismatched.isEmpty { text += ", \(mismatched.count) differ: \(mismatched.keys.sorted().prefix(5))" }
+        if repeats > 0 { text += ", \(repeats) repeats (identical)" }
+        return text
     }
 }

@@ -26,6 +26,21 @@ struct LoadOracle {
         store.handle(event, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
     }
 
+    /// The expected `zone_change` events by event_id, as JSON objects.
+    func expectedZoneChanges() -> [String: Any] {
+        var writer = ZoneChangeWriter()
+        var expected: [String: Any] = [:]
+        for output in sink.outputs {
+            guard case .zoneChange(let change, let session, let person, let configuration) = output else { continue }
+            let bytes = Data(writer.write(change, session: session, person: person, configuration: configuration))
+            guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
+                let id = object["event_id"] as? String
+            else { continue }
+            expected[id] = object
+        }
+        return expected
+    }
+
     /// The expected `workout_finished` events by session id, as JSON objects.
     func expectedFinished() -> [String: Any] {
         var expected: [String: Any] = [:]

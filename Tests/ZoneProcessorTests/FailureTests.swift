@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import ZoneSimulation
+
+/// Failures with real processes on the embedded broker: instances killed and added under
+/// load, the broker unreachable, SIGTERM. The load generator's oracle is the uninterrupted
+/// run: `--check` requires every finished workout and every zone-change event, each copy
+/// identical to it (repeats allowed).
+@Suite(.serialized, .timeLimit(.minutes(4)))
+struct FailureTests {
+    /// Traffic for about `seconds` real seconds at `rate` records/s, checked at the end.
+    static func loadgen(bootstrap: String, prefix: String, members: Int = 60, sessionSeconds: Int = 120, rate: Int) throws
+        -> ZoneStreamProcess
+    {
+        try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", bootstrap, "--members", "\(members)", "--session-seconds", "\(sessionSeconds)",
+            "--rate", "\(rate)", "--prefix", prefix, "--check", "--check-timeout-s", "120", "--profile-settle-ms", "500",
+        ])
+    }
+
+    static func expectChecked(_ loadgen: ZoneStreamProcess, _ processors: [ZoneStreamProcess]) {
+        #expect(loadgen.waitForExit(seconds: 180), "loadgen did not finish")
+        let passed = loadgen.process.terminationStatus == 0
+        #expect(passed, "loadgen --check: \(loadgen.output.suffix(1500))")
+        if !passed {
+            for (index, processor) in processors.enumerated() {
+                Issue.record("processor \(index): \(processor.output.suffix(2000))")
+            }
+        }
+    }
+
+    @Test func threeInstancesOneKilledOneAddedLoseNothing() throws {
+        let broker = try BrokerProcess(partitions: 6)
+        defer { broker.stop() }
+        let bootstrap = broker.bootstrapServers
+        var processors = try (0..<3).map { _ in try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover") }
+        for processor in processors { #expect(processor.waitForOutput("partitions assigned", seconds: 30)) }
+        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "kill", rate: 700)
+        // Mid-stream: outputs are flowing (the victim has applied and written state).
+        #expect(processors[1].waitForOutput("partitions assigned", seconds: 5))
+        Thread.sleep(forTimeInterval: 5)
+        #expect(processors[1].signal(SIGKILL), "SIGKILL")
+        Thread.sleep(forTimeInterval: 5)
+        processors.append(try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover"))
+        Self.expectChecked(loadgen, processors)
+        #expect(processors[3].output.contains("partitions assigned"), "the added instance took partitions")
+        for index in [0, 2, 3] {
+            #expect(processors[index].isRunning)
+            #expect(processors[index].signal(SIGTERM, waitSeconds: 20), "instance \(index) stops on SIGTERM")
+            #expect(processors[index].process.terminationStatus == 0)
+        }
+    }
+
+    @Test func theBrokerGoneForAWhileLosesNothing() throws {
+        let broker = try BrokerProcess(partitions: 4)
+        defer { broker.stop() }
+        let bootstrap = broker.bootstrapServers
+        let processor = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "outage")
+        #expect(processor.waitForOutput("partitions assigned", seconds: 30))
+        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "outage", members: 40, rate: 600)
+        Thread.sleep(forTimeInterval: 4)
+        broker.setBroker(1, up: false)
+        Thread.sleep(forTimeInterval: 6)
+        broker.setBroker(1, up: true)
+        Self.expectChecked(loadgen, [processor])
+        #expect(processor.isRunning, "the processor waited for the broker instead of exiting")
+        #expect(processor.signal(SIGTERM, waitSeconds: 20))
+    }
+
+    @Test func sigtermCommitsInFlightWorkAndExitsPromptly() throws {
+        let broker = try BrokerProcess(partitions: 4)
+        defer { broker.stop() }
+        let bootstrap = broker.bootstrapServers
+        let first = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "sigterm")
+        #expect(first.waitForOutput("partitions assigned", seconds: 30))
+        let loadgen = try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", bootstrap, "--members", "300", "--session-seconds", "120", "--prefix", "term",
+            "--rate", "6000", "--profile-settle-ms", "500", "--check", "--check-timeout-s", "120",
+        ])
+        Thread.sleep(forTimeInterval: 4)
+        // Under load: stop while the backlog is being worked through.
+        let started = Date()
+        #expect(first.signal(SIGTERM, waitSeconds: 15), "exits within 15 s of SIGTERM")
+        let stopSeconds = Date().timeIntervalSince(started)
+        #expect(first.process.terminationStatus == 0, "\(first.output.suffix(1000))")
+        #expect(first.output.contains("processor stopped"))
+
+        // A successor in the same group takes over. Whatever the first applied was committed
+        // with its state, so nothing is replayed: no output repeats.
+        #expect(loadgen.isRunning, "stopped mid-stream")
+        let second = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "sigterm")
+        #expect(second.waitForOutput("partitions assigned", seconds: 30))
+        Self.expectChecked(loadgen, [first, second])
+        #expect(!loadgen.output.contains("repeats"), "\(loadgen.output.suffix(400))")
+        #expect(second.output.contains("partition restored"), "the successor restored the first one's sessions")
+        #expect(second.signal(SIGTERM, waitSeconds: 15))
+        print("SIGTERM to exit under load: \(String(format: "%.2f", stopSeconds)) s")
+    }
+}

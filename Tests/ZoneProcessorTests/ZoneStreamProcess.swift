@@ -1,0 +1,68 @@
+import Foundation
+import ZoneSimulation
+
+/// A `zonestream` child process for a test: output kept in a temporary file, killed by PID
+/// when the test is done with it (also on failure, through `deinit`).
+final class ZoneStreamProcess: @unchecked Sendable {
+    // @unchecked: started in init; signalled and reaped only by the test that owns it.
+    let process = Process()
+    let logFile: URL
+
+    init(_ arguments: [String]) throws {
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logFile)
+        process.executableURL = BrokerProcess.executable
+        process.arguments = arguments
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// A processor instance in `group` against `bootstrap`, committing often, with a short
+    /// session timeout so the group notices a killed member quickly.
+    static func processor(bootstrap: String, group: String, extra: [String] = []) throws -> ZoneStreamProcess {
+        try ZoneStreamProcess([
+            "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set", "commit_interval_ms=200",
+            "--set", "workers=1", "--set", "log_level=info",
+            "--set", "kafka.properties.session.timeout.ms=6000", "--set", "kafka.properties.heartbeat.interval.ms=500",
+        ] + extra)
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` and waits up to `seconds` for the exit; true if it exited in time.
+    @discardableResult
+    func signal(_ signal: Int32, waitSeconds seconds: Double = 30) -> Bool {
+        guard process.isRunning else { return true }
+        kill(pid, signal)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return !process.isRunning
+    }
+
+    /// Waits for the process to exit by itself, up to `seconds`.
+    func waitForExit(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return !process.isRunning
+    }
+
+    /// Waits until the output contains `text`, up to `seconds`.
+    func waitForOutput(_ text: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !output.contains(text) && Date() < deadline && process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        return output.contains(text)
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: logFile)
+    }
+}
