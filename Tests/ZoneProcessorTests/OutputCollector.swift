@@ -73,7 +73,10 @@ struct TestInput {
     let producer: KafkaProducer
 
     init(bootstrap: String) throws {
-        producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zs-test-input"))
+        // Room for the hostile corpus's 1 MB values.
+        producer = try KafkaProducer(
+            configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zs-test-input"),
+            properties: ["message.max.bytes": "4000000"])
     }
 
     func send(_ topic: String, key: String?, value: [UInt8]?) throws {

@@ -80,14 +80,26 @@ public enum OutputEncoder {
     }
 
     /// A `zonestream-dlq` record for an input record that could not be applied.
+    /// The most of an input value a dead-letter record carries: its base64 plus the envelope
+    /// stays under Kafka's default 1 MB message limit, so a huge input cannot make the
+    /// dead letter itself undeliverable. A longer value is cut there, and the detail says so;
+    /// the whole record stays in the input topic at the partition and offset given.
+    public static let deadLetterValueLimit = 700_000
+
     public static func deadLetter(
         _ rejection: Rejection, topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?
     ) -> [UInt8] {
-        Build.dump(
+        var detail = rejection.detail
+        var value = value
+        if let whole = value, whole.count > deadLetterValueLimit {
+            value = Array(whole[..<deadLetterValueLimit])
+            detail += " (value_base64 holds the first \(deadLetterValueLimit) of \(whole.count) bytes)"
+        }
+        return Build.dump(
             Build.object([
                 "schema": Build.integer(1),
                 "reason": Build.string(rejection.reason.rawValue),
-                "detail": Build.string(rejection.detail),
+                "detail": Build.string(detail),
                 "topic": Build.string(topic),
                 "partition": Build.integer(Int64(partition)),
                 "offset": Build.integer(offset),
