@@ -74,6 +74,14 @@ struct StrictJSONParser {
         }
         position += length
         append(kind, start: start, end: position, into: &tape)
+        skipPushedBackNul()
+    }
+
+    /// jansson reads one byte past a number or a literal and pushes it back; a NUL byte pushed
+    /// back is lost (its stream buffer takes NUL as "empty"), so one NUL right after a number or
+    /// a literal is skipped. Found by the decoder's fuzz target; kept for equality with jansson.
+    private mutating func skipPushedBackNul() {
+        if position < bytes.count, bytes[position] == 0 { position += 1 }
     }
 
     private func append(_ kind: JSONTape.Kind, start: Int, end: Int, integer: Int64 = 0, into tape: inout JSONTape) {
@@ -253,6 +261,7 @@ struct StrictJSONParser {
         } else {
             append(.integerOverflow, start: start, end: position, into: &tape)
         }
+        skipPushedBackNul()
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
