@@ -39,4 +39,11 @@ public final class MockCluster: @unchecked Sendable {
         let error = up ? rd_kafka_mock_broker_set_up(cluster, id) : rd_kafka_mock_broker_set_down(cluster, id)
         try KafkaError.check(error, up ? "bringing broker \(id) up" : "taking broker \(id) down")
     }
+
+    /// Makes the next `errors.count` requests of one API (Kafka protocol ApiKey, e.g. 26 for
+    /// EndTxn) fail with these broker error codes, in order: failure injection for tests.
+    public func failNextRequests(apiKey: Int16, errors: [Int32]) {
+        var codes = errors.map { rd_kafka_resp_err_t(rawValue: $0) }
+        rd_kafka_mock_push_request_errors_array(cluster, apiKey, codes.count, &codes)
+    }
 }

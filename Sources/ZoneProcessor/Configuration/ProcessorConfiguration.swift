@@ -20,6 +20,11 @@ public struct ProcessorConfiguration: Sendable {
     /// The cap on live sessions per instance (`max_live_sessions`): a new session over it is
     /// dead-lettered as `session_limit`, so a flood of new ids cannot exhaust memory.
     public var maxLiveSessions = 1_000_000
+    /// At-least-once (default) or exactly-once through Kafka transactions (`processing_guarantee`).
+    public var guarantee = ProcessingGuarantee.atLeastOnce
+    /// Exactly-once: each worker's transactional.id is this plus `-w<index>`
+    /// (`transactional_id_prefix`); keep it stable per instance across restarts.
+    public var transactionalIDPrefix = "zonestream"
     /// Records a worker takes from librdkafka at once (`batch_size`).
     public var batchSize = 4096
     /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).
@@ -33,4 +38,14 @@ public struct ProcessorConfiguration: Sendable {
     public init(kafka: KafkaConfiguration) {
         self.kafka = kafka
     }
+}
+
+/// How outputs and input offsets are committed (docs/guarantees.md).
+public enum ProcessingGuarantee: String, Sendable {
+    /// Offsets are committed once the outputs and state they produced are delivered; after a
+    /// failure, records are delivered again and change nothing, but outputs may repeat.
+    case atLeastOnce = "at_least_once"
+    /// Outputs, changelog and input offsets of each commit interval go in one Kafka
+    /// transaction; read_committed consumers see each output once.
+    case exactlyOnce = "exactly_once"
 }

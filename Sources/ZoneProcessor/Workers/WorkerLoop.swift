@@ -27,18 +27,31 @@ struct WorkerLoop {
     var samplesCounted = 0
     /// Reads the changelog on assignment; created with the first one.
     var restorer: ChangelogRestorer?
+    /// Exactly-once: this worker's transactional producer, with a transaction always open.
+    let transactions: KafkaProducer?
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
         self.context = context
         decoder = WorkoutEventDecoder(maxMessageBytes: context.configuration.maxMessageBytes)
+        var startFailure: String?
+        var producer = context.producer
+        if context.configuration.guarantee == .exactlyOnce {
+            do {
+                producer = try Self.transactionalProducer(worker: worker.index, context: context)
+            } catch {
+                startFailure = "starting the transactional producer failed: \(error)"
+            }
+        }
+        transactions = producer !== context.producer ? producer : nil
         sink = OutputSink(
-            producer: context.producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
+            producer: producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
             metrics: context.metrics, budget: context.budget)
         sink.current.topic = context.configuration.topics.workoutEvents
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
         nextExpiryMs = now + 1000
+        if let startFailure { fail(startFailure) }
     }
 
     mutating func run() {
@@ -65,6 +78,7 @@ struct WorkerLoop {
                 nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
             }
             commitDeliveredEpochs(waiting: false)
+            transactions?.pollDeliveryReports(timeoutMs: 0)
         }
     }
 
@@ -151,6 +165,7 @@ struct WorkerLoop {
     /// the outputs they produced, and starts a new tracker. Processing goes on meanwhile.
     mutating func sealEpoch() {
         writeChangelog()
+        if transactions != nil { return commitTransaction() }
         var offsets: [Int32: Int64] = [:]
         for (partition, state) in partitions where state.hasUncommittedProgress { offsets[partition] = state.nextOffset }
         guard !offsets.isEmpty else { return }

@@ -18,6 +18,8 @@ struct SettingKey: Sendable {
         SettingKey(key: "group_id", defaultValue: "zonestream", help: "consumer group shared by all instances"),
         SettingKey(key: "workers", defaultValue: "2", help: "worker threads; each owns its partitions' sessions"),
         SettingKey(key: "commit_interval_ms", defaultValue: "1000", help: "how often delivered work's input offsets are committed"),
+        SettingKey(key: "processing_guarantee", defaultValue: "at_least_once", help: "at_least_once or exactly_once (Kafka transactions; see docs/guarantees.md)"),
+        SettingKey(key: "transactional_id_prefix", defaultValue: "zonestream", help: "exactly_once: transactional.id prefix, stable per instance (each worker adds -w<index>)"),
         SettingKey(key: "batch_size", defaultValue: "4096", help: "records a worker takes from librdkafka at once"),
         SettingKey(key: "max_message_bytes", defaultValue: "65536", help: "larger values are dead-lettered as too_large"),
         SettingKey(key: "max_gap_ms", defaultValue: "10000", help: "how long one sample covers at most"),

@@ -108,6 +108,11 @@ struct SettingsLoader {
             finishedRetentionMs: Int64(try integer("finished_retention_s")) * 1000,
             reorderWindowMs: Int64(try integer("reorder_window_ms")))
         configuration.maxLiveSessions = try integer("max_live_sessions")
+        guard let guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) else {
+            throw SettingsError(description: "processing_guarantee must be at_least_once or exactly_once")
+        }
+        configuration.guarantee = guarantee
+        configuration.transactionalIDPrefix = string("transactional_id_prefix")
         var topics = Topics()
         topics.workoutEvents = string("topics.workout_events")
         topics.zoneProfiles = string("topics.zone_profiles")

@@ -1,0 +1,39 @@
+import ZoneKafka
+
+/// Exactly-once: each commit interval is one Kafka transaction of the worker's outputs,
+/// changelog records and input offsets.
+extension WorkerLoop {
+    static func transactionalProducer(worker: Int, context: WorkerContext) throws -> KafkaProducer {
+        let id = "\(context.configuration.transactionalIDPrefix)-w\(worker)"
+        let producer = try KafkaProducer(
+            configuration: context.configuration.kafka, properties: KafkaProducer.transactionalProperties(id: id))
+        try producer.initTransactions()
+        try producer.beginTransaction()
+        return producer
+    }
+
+    /// Commits the open transaction with the offsets applied so far and opens the next. On a
+    /// failure the worker stops: the instance's uncommitted work is discarded with the
+    /// transaction, and a restart restores the committed state from the changelog.
+    mutating func commitTransaction() {
+        guard let producer = transactions, !failed else { return }
+        let topic = context.configuration.topics.workoutEvents
+        var offsets: [TopicPartition] = []
+        for (partition, state) in partitions where state.hasUncommittedProgress {
+            offsets.append(TopicPartition(topic: topic, partition: partition, offset: state.nextOffset))
+        }
+        let produced = sink.tracker.inFlight + sink.tracker.deliveredCount + sink.tracker.failedCount
+        guard !offsets.isEmpty || produced > 0 else { return }
+        do {
+            if !offsets.isEmpty { try producer.sendOffsetsToTransaction(offsets, consumer: context.consumer) }
+            try producer.commitTransaction()
+            for offset in offsets { partitions[offset.partition]?.committedOffset = offset.offset }
+            context.metrics.commits.add(1, ordering: .relaxed)
+            sink.tracker = DeliveryTracker()
+            try producer.beginTransaction()
+        } catch {
+            if error.failure == .abortRequired { try? producer.abortTransaction() }
+            fail("transaction failed: \(error)")
+        }
+    }
+}
