@@ -21,11 +21,13 @@ for path in sorted(glob.glob("Tests/Fixtures/contract-examples/*.json")):
         with open(os.path.join(sys.argv[1], f"seed-{n}"), "w") as out:
             out.write(value if isinstance(value, str) else json.dumps(value, separators=(",", ":")))
 PY
+status=0
 fuzz/.build/release/DecoderFuzzer "$work/corpus" -max_total_time="$seconds" -max_len=8192 -timeout=10 \
-    -artifact_prefix="$work/" -print_final_stats=1 2>&1 | tee "$work/log" | grep -E "^#[0-9]+ *(DONE|INITED)|stat::number_of_executed_units|Fatal|ERROR|SUMMARY" || true
-status=${PIPESTATUS[0]}
+    -artifact_prefix="$work/" -print_final_stats=1 > "$work/log" 2>&1 || status=$?
+grep -E "stat::number_of_executed_units|Fatal error|SUMMARY" "$work/log" || true
 if [ "$status" -ne 0 ]; then
-    echo "fuzz: finding (exit $status); input:"; ls "$work"/crash-* 2>/dev/null && xxd "$work"/crash-* | head -20
+    echo "fuzz: finding (exit $status); input:"
+    for crash in "$work"/crash-*; do [ -f "$crash" ] && xxd "$crash" | head -40; done
     exit 1
 fi
 echo "fuzz: no finding in ${seconds} s"

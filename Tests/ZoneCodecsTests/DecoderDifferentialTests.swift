@@ -62,6 +62,8 @@ import ZoneTestSupport
             #"{"type":"pause","session":"s","ts":1"# + "\0\0}", #"{"type":"pause","session":"s","ts":1.5"# + "\0}",
             #"{"type":"pause","session":"s","ts":1,"x":true"# + "\0}", #"{"type":"pause","session":"s","ts":1,"x":null"# + "\0,\"y\":1}",
             #"{"type":"pause","session":"s"# + "\0\",\"ts\":1}", "[[2\0]]", #"{"type":"pause","session":"s","ts":1e5"# + "\0}",
+            // Duplicate keys keep the first one's place (the first defect reported follows it).
+            #"{"type":"session_start","session":"s","ts":1,"zones":{"ts":1,"speed":2,"ts":3}}"#,
         ].map { Array($0.utf8) }
         return sequences.map { prefix + $0 + suffix } + nulCases
     }()

@@ -92,9 +92,14 @@ struct TapeValue: JSONValueView {
         var cursor = index + 1
         while cursor < Int(node.next) {
             let key = TapeValue(nodes: nodes, bytes: bytes, index: cursor).stringValue ?? ""
-            // Duplicate keys: the last wins, as in jansson.
-            result.removeAll { $0.key == key }
-            result.append((key, TapeValue(nodes: nodes, bytes: bytes, index: cursor + 1)))
+            // Duplicate keys, as in jansson: the last value wins, in the first one's place
+            // (found by the fuzz target: the order decides which defect is reported first).
+            let value = TapeValue(nodes: nodes, bytes: bytes, index: cursor + 1)
+            if let existing = result.firstIndex(where: { $0.key == key }) {
+                result[existing].value = value
+            } else {
+                result.append((key, value))
+            }
             cursor = Int(nodes[cursor + 1].next)
         }
         return result
