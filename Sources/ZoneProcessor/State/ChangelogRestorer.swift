@@ -7,6 +7,8 @@ import ZoneKafka
 /// them, before it applies their input. One per worker, created on its first assignment.
 final class ChangelogRestorer {
     private let consumer: KafkaConsumer
+    /// Restored partitions are forwarded here and read in batches.
+    private let queue: KafkaQueue
     private let topic: String
     private let logger: Logger
 
@@ -24,6 +26,7 @@ final class ChangelogRestorer {
         consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger,
             properties: ["fetch.wait.max.ms": "10", "fetch.max.bytes": "52428800"])
+        queue = consumer.makeQueue(batchSize: 4096)
     }
 
     deinit { consumer.close() }
@@ -33,8 +36,13 @@ final class ChangelogRestorer {
         var restored = Restored()
         let (low, high) = try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
         guard high > low else { return restored }
-        try consumer.assign([TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)])
-        defer { try? consumer.assign([]) }
+        let start = TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)
+        try consumer.assign([start])
+        consumer.forward(start, to: queue)
+        defer {
+            consumer.stopForwarding(start)
+            try? consumer.assign([])
+        }
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         var next = low
         var failure: KafkaError?
@@ -42,7 +50,7 @@ final class ChangelogRestorer {
             guard Date() < deadline else {
                 throw KafkaError(message: "changelog partition \(partition) not read to \(high) in time (at \(next))", operation: "restoring state")
             }
-            consumer.poll(timeoutMs: 100) { record in
+            _ = queue.consumeBatch(timeoutMs: 5) { record in
                 if let error = record.error {
                     failure = error
                     return
