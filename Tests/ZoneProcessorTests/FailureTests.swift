@@ -18,6 +18,13 @@ struct FailureTests {
         ])
     }
 
+    /// A processor instance that has joined the group and been given partitions.
+    static func assignedProcessor(bootstrap: String, group: String) throws -> ZoneStreamProcess {
+        let processor = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: group)
+        #expect(processor.waitForOutput("partitions assigned", seconds: 30), "\(group) instance started")
+        return processor
+    }
+
     static func expectChecked(_ loadgen: ZoneStreamProcess, _ processors: [ZoneStreamProcess]) {
         #expect(loadgen.waitForExit(seconds: 180), "loadgen did not finish")
         let passed = loadgen.process.terminationStatus == 0
@@ -55,8 +62,7 @@ struct FailureTests {
         let broker = try BrokerProcess(partitions: 4)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
-        let processor = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "outage")
-        #expect(processor.waitForOutput("partitions assigned", seconds: 30))
+        let processor = try Self.assignedProcessor(bootstrap: bootstrap, group: "outage")
         let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "outage", members: 40, rate: 600)
         Thread.sleep(forTimeInterval: 4)
         broker.setBroker(1, up: false)
@@ -71,12 +77,8 @@ struct FailureTests {
         let broker = try BrokerProcess(partitions: 4)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
-        let first = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "sigterm")
-        #expect(first.waitForOutput("partitions assigned", seconds: 30))
-        let loadgen = try ZoneStreamProcess([
-            "loadgen", "--bootstrap-servers", bootstrap, "--members", "300", "--session-seconds", "120", "--prefix", "term",
-            "--rate", "6000", "--profile-settle-ms", "500", "--check", "--check-timeout-s", "120",
-        ])
+        let first = try Self.assignedProcessor(bootstrap: bootstrap, group: "sigterm")
+        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "term", members: 300, rate: 6000)
         Thread.sleep(forTimeInterval: 4)
         // Under load: stop while the backlog is being worked through.
         let started = Date()
@@ -88,8 +90,7 @@ struct FailureTests {
         // A successor in the same group takes over. Whatever the first applied was committed
         // with its state, so nothing is replayed: no output repeats.
         #expect(loadgen.isRunning, "stopped mid-stream")
-        let second = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "sigterm")
-        #expect(second.waitForOutput("partitions assigned", seconds: 30))
+        let second = try Self.assignedProcessor(bootstrap: bootstrap, group: "sigterm")
         Self.expectChecked(loadgen, [first, second])
         #expect(!loadgen.output.contains("repeats"), "\(loadgen.output.suffix(400))")
         #expect(second.output.contains("partition restored"), "the successor restored the first one's sessions")
