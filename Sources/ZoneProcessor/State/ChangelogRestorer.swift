@@ -55,6 +55,10 @@ final class ChangelogRestorer {
                     failure = error
                     return
                 }
+                // The queue can still hold records of the partition restored before this one
+                // (fetched ahead), or stale ones of an earlier read: neither may end this read early
+                // or overwrite newer state.
+                guard record.partition == partition, record.offset >= next else { return }
                 next = record.offset + 1
                 restored.recordsRead += 1
                 do {
