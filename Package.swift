@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -44,8 +48,21 @@ let package = Package(
         .target(
             name: "ZoneProcessor",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CJansson",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings),
+        // Beside layer 5: the operator's HTTP endpoint (metrics, health, sessions, the gym board).
+        .target(
+            name: "ZoneHTTP",
+            dependencies: [
+                "ZoneEngine", "ZoneCodecs", "ZoneProcessor",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings),
         // Beside layer 5: simulated workout traffic for the demo, the load generator and tests.
@@ -54,8 +71,9 @@ let package = Package(
         .executableTarget(
             name: "zonestream",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -73,8 +91,12 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneProcessorTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneTestSupport", "ZoneSimulation",
-                .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",

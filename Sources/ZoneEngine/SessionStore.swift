@@ -16,6 +16,8 @@ public struct SessionStore: Sendable {
     private var dirty: [Bool] = []
     /// What changed since the last ``drainChanges()``, for the changelog.
     private var changes = StoreChanges()
+    /// Late and duplicate samples since the last ``takeSampleQuality()``, for metrics.
+    private var sampleQuality = SampleQuality()
 
     /// The live session with this id.
     public func session(_ id: String) -> WorkoutSession? { slots[id].map { live[$0] } }
@@ -25,6 +27,12 @@ public struct SessionStore: Sendable {
 
     /// How many sessions are live.
     public var liveCount: Int { live.count }
+
+    /// Late and duplicate samples counted since the last call, which starts the count again.
+    public mutating func takeSampleQuality() -> SampleQuality {
+        defer { sampleQuality = SampleQuality() }
+        return sampleQuality
+    }
 
     public init(settings: EngineSettings = EngineSettings()) {
         self.settings = settings
@@ -202,6 +210,7 @@ public struct SessionStore: Sendable {
             live[slot].lastAppliedWallMs = wallMs
         case .sessionEnd:
             releaseHeld(slot: slot, through: event.timestamp, wallMs: wallMs, sink: &sink)
+            sampleQuality.late += live[slot].heldSampleCount
             live[slot].dropHeldAsLate()
             finish(slot: slot, at: event.timestamp, reason: .ended, wallMs: wallMs, sink: &sink)
         case .pause, .resume, .activityStart, .activityEnd:
@@ -254,10 +263,14 @@ public struct SessionStore: Sendable {
         slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
         sink: inout some SessionEventSink
     ) {
-        let outcome = live[slot].applySample(quantity, at: timestamp, value: value, settings: settings)
-        guard case .accepted(let change) = outcome else { return }
-        live[slot].lastAppliedWallMs = wallMs
-        if let change { sink.zoneChanged(change, in: live[slot]) }
+        switch live[slot].applySample(quantity, at: timestamp, value: value, settings: settings) {
+        case .accepted(let change):
+            live[slot].lastAppliedWallMs = wallMs
+            if let change { sink.zoneChanged(change, in: live[slot]) }
+        case .late: sampleQuality.late += 1
+        case .duplicate: sampleQuality.duplicate += 1
+        case .paused: break
+        }
     }
 
     private mutating func finish(
@@ -281,4 +294,12 @@ struct StoreChanges {
     var updated: [String] = []
     var finished: [(id: String, wallMs: Int64)] = []
     var forgotten: [String] = []
+}
+
+/// Samples a store did not credit because they were late or repeated (CONTRACT.md section 2).
+public struct SampleQuality: Sendable, Equatable {
+    public var late = 0
+    public var duplicate = 0
+
+    public init() {}
 }

@@ -1,3 +1,4 @@
+public import CoreMetrics
 import Foundation
 public import Logging
 import Synchronization
@@ -12,8 +13,12 @@ import ZoneKafka
 /// shutdown order is stop fetching, drain, flush, commit, close.
 public final class ZoneProcessor: Sendable {
     public let configuration: ProcessorConfiguration
-    public let metrics = ProcessorMetrics()
+    public let metrics: ProcessorMetrics
     public let profiles = ProfileTable()
+    /// The live state of this instance's sessions, published by the workers at each commit
+    /// interval when `publishesLiveSessions` is on; read it from any thread.
+    public let sessionDirectory: LiveSessionDirectory
+    private let lagReporter: ConsumerLagReporter
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let ready = Atomic<Bool>(false)
@@ -28,14 +33,24 @@ public final class ZoneProcessor: Sendable {
         let profileReader: ProfileReader
     }
 
-    public init(configuration: ProcessorConfiguration, logger: Logger) {
+    /// `metricsFactory`: where metrics are exported (default: the process-wide `MetricsSystem`).
+    public init(
+        configuration: ProcessorConfiguration, logger: Logger,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.configuration = configuration
         self.logger = logger
+        metrics = ProcessorMetrics(factory: metricsFactory)
+        sessionDirectory = LiveSessionDirectory(workers: configuration.workers)
+        lagReporter = ConsumerLagReporter(factory: metricsFactory)
     }
 
-    /// True once the profile table has caught up and the group has given this instance
-    /// its partitions (an instance with none assigned is ready too: it has nothing to restore).
-    public var isReady: Bool { ready.load(ordering: .acquiring) }
+    /// True once the profile table has caught up, the group has given this instance its
+    /// partitions, and their state is restored, so it is consuming (an instance with no
+    /// partitions is ready too: it has nothing to restore). False again while stopping.
+    public var isReady: Bool {
+        ready.load(ordering: .acquiring) && metrics.partitionsRestoring.load(ordering: .relaxed) == 0 && !isStopping
+    }
 
     /// Live sessions on this instance.
     public var liveSessions: Int {
@@ -65,10 +80,14 @@ public final class ZoneProcessor: Sendable {
             logger.info("processor stopped")
             return
         }
-        let consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: configuration.groupID, logger: logger)
+        let statistics: (@Sendable (String) -> Void)? = configuration.statisticsIntervalMs > 0
+            ? { @Sendable [lagReporter] text in lagReporter.report(statisticsJSON: text) } : nil
+        let consumer = try KafkaConsumer(
+            configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
+            properties: ["statistics.interval.ms": "\(configuration.statisticsIntervalMs)"], statistics: statistics)
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            metrics: metrics, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
+            metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
             onFatal: { [self] reason in
                 fatalError.withLock { $0 = $0 ?? reason }
                 stop()
@@ -149,7 +168,8 @@ final class RebalanceHandler: RebalanceListener {
     func worker(for partition: Int32) -> PartitionWorker { workers[Int(partition) % workers.count] }
 
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
-        metrics.rebalances.add(1, ordering: .relaxed)
+        metrics.countRebalance()
+        metrics.restoring(partitions.count)
         logger.info("partitions assigned", metadata: ["partitions": "\(partitions.map(\.partition).sorted())"])
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
@@ -159,7 +179,7 @@ final class RebalanceHandler: RebalanceListener {
     }
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
-        metrics.rebalances.add(1, ordering: .relaxed)
+        metrics.countRebalance()
         logger.info("partitions revoked", metadata: ["partitions": "\(partitions.map(\.partition).sorted())"])
         var waits: [DispatchSemaphore] = []
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {

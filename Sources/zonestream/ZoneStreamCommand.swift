@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `zonestream`: the workout-zone stream processor and its tools.
 @main
-struct ZoneStreamCommand: ParsableCommand {
+struct ZoneStreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zonestream",
         abstract: "Time in heart-rate and power zones for live workout sessions, from Kafka.",

@@ -32,9 +32,11 @@ public final class KafkaConsumer: @unchecked Sendable {
         "enable.partition.eof": "false",
     ]
 
+    /// `statistics`: called with librdkafka's statistics JSON every `statistics.interval.ms`
+    /// (a property; off when 0), on the thread that calls ``poll(timeoutMs:_:)``.
     public init(
         configuration: KafkaConfiguration, groupID: String?, logger: Logger,
-        properties: [String: String] = [:]
+        properties: [String: String] = [:], statistics: (@Sendable (String) -> Void)? = nil
     ) throws(KafkaError) {
         var defaults = Self.defaultProperties.merging(properties) { _, new in new }
         // librdkafka 2.0 refuses rd_kafka_assign without a group id ("Unknown group"), so a
@@ -42,8 +44,10 @@ public final class KafkaConsumer: @unchecked Sendable {
         defaults["group.id"] = groupID ?? "zonestream-reader-\(UInt64.random(in: 0...UInt64.max))"
         let conf = try configuration.makeNativeConfiguration(defaults: defaults)
         let box = ConsumerBox()
+        box.statistics = statistics
         rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
         if groupID != nil { rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback) }
+        if statistics != nil { rd_kafka_conf_set_stats_cb(conf, statisticsCallback) }
         self.client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, configuration: conf)
         self.logger = logger
         box.consumer = self
@@ -156,9 +160,23 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 }
 
-/// The C rebalance callback's way back to its consumer.
+/// The C callbacks' way back to their consumer.
 private final class ConsumerBox {
     weak var consumer: KafkaConsumer?
+    var statistics: (@Sendable (String) -> Void)?
+}
+
+/// Hands the statistics JSON to the consumer's handler; returning 0 lets librdkafka free it.
+private func statisticsCallback(
+    _ handle: OpaquePointer?, _ json: UnsafeMutablePointer<CChar>?, _ length: Int, _ opaque: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let opaque, let json else { return 0 }
+    let box = Unmanaged<ConsumerBox>.fromOpaque(opaque).takeUnretainedValue()
+    let text = json.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+    box.statistics?(text)
+    return 0
 }
 
 private func rebalanceCallback(

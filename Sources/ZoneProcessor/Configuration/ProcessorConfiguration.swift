@@ -34,6 +34,12 @@ public struct ProcessorConfiguration: Sendable {
     public var createTopicPartitions = 0
     /// Replication factor of created topics (`create_topics.replication_factor`).
     public var createTopicReplication = 1
+    /// Publish each live session's state to ``ZoneProcessor/sessionDirectory`` at every commit
+    /// interval (for the operator's endpoint); off, the workers skip that work.
+    public var publishesLiveSessions = false
+    /// How often librdkafka reports statistics, from which consumer lag is exported
+    /// (`metrics.statistics_interval_ms`; 0: off).
+    public var statisticsIntervalMs = 0
 
     public init(kafka: KafkaConfiguration) {
         self.kafka = kafka

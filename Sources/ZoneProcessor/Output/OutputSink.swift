@@ -44,7 +44,7 @@ struct OutputSink: SessionEventSink {
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {
         produce(topics.workoutsFinished, key: Array(summary.session.utf8), value: OutputEncoder.workoutFinished(summary))
-        metrics.workoutsFinished.add(1, ordering: .relaxed)
+        metrics.countWorkoutFinished()
         budget.release(1)
     }
 

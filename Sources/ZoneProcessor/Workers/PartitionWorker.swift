@@ -54,6 +54,8 @@ struct WorkerContext: Sendable {
     let producer: KafkaProducer
     let profiles: ProfileTable
     let metrics: ProcessorMetrics
+    /// Where workers publish their sessions' live state for queries.
+    let directory: LiveSessionDirectory
     /// The instance's cap on live sessions, shared by its workers.
     let budget: SessionBudget
     let logger: Logger

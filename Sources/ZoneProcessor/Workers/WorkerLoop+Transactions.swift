@@ -1,3 +1,4 @@
+import Dispatch
 import ZoneKafka
 
 /// Exactly-once: each commit interval is one Kafka transaction of the worker's outputs,
@@ -24,11 +25,12 @@ extension WorkerLoop {
         }
         let produced = sink.tracker.inFlight + sink.tracker.deliveredCount + sink.tracker.failedCount
         guard !offsets.isEmpty || produced > 0 else { return }
+        let started = DispatchTime.now().uptimeNanoseconds
         do {
             if !offsets.isEmpty { try producer.sendOffsetsToTransaction(offsets, consumer: context.consumer) }
             try producer.commitTransaction()
             for offset in offsets { partitions[offset.partition]?.committedOffset = offset.offset }
-            context.metrics.commits.add(1, ordering: .relaxed)
+            context.metrics.countCommit(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
             sink.tracker = DeliveryTracker()
             try producer.beginTransaction()
         } catch {

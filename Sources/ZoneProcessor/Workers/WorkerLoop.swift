@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import ZoneCodecs
@@ -29,6 +30,10 @@ struct WorkerLoop {
     var restorer: ChangelogRestorer?
     /// Exactly-once: this worker's transactional producer, with a transaction always open.
     let transactions: KafkaProducer?
+    /// The live state of this worker's sessions as last published to the session directory
+    /// (only when `publishesLiveSessions`).
+    var liveViews: [String: LiveSessionEntry] = [:]
+    let liveSessionsGauge: Gauge
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
@@ -48,6 +53,7 @@ struct WorkerLoop {
             producer: producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
             metrics: context.metrics, budget: context.budget)
         sink.current.topic = context.configuration.topics.workoutEvents
+        liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
         nextExpiryMs = now + 1000
@@ -86,9 +92,11 @@ struct WorkerLoop {
         for command in worker.takeCommands() {
             switch command {
             case .assign(let assigned):
-                for partition in assigned where partitions[partition] == nil {
-                    guard let state = restoredState(partition) else { break }
+                for partition in assigned {
+                    defer { context.metrics.restoring(-1) }
+                    guard partitions[partition] == nil, !failed, let state = restoredState(partition) else { continue }
                     partitions[partition] = state
+                    publishRestored(state.store.sessions, partition: partition)
                 }
                 updateLiveSessions()
             case .revoke(let revoked, let done):
@@ -99,6 +107,7 @@ struct WorkerLoop {
                     partitions[partition] = nil
                     unacknowledgedOffsets[partition] = nil
                 }
+                unpublish(partitions: Set(revoked))
                 updateLiveSessions()
                 done.signal()
             case .stop(let done):
@@ -106,6 +115,8 @@ struct WorkerLoop {
                 commitDeliveredEpochs(waiting: true)
                 context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
                 partitions.removeAll()
+                unpublish(partitions: nil)
+                updateLiveSessions()
                 stopped = true
                 done.signal()
             }
@@ -141,9 +152,12 @@ struct WorkerLoop {
     }
 
     mutating func publishCounts() {
-        if recordsCounted > 0 { context.metrics.recordsIn.add(recordsCounted, ordering: .relaxed) }
-        if samplesCounted > 0 { context.metrics.samplesIn.add(samplesCounted, ordering: .relaxed) }
-        if sink.zoneChangeCount > 0 { context.metrics.zoneChanges.add(sink.zoneChangeCount, ordering: .relaxed) }
+        guard recordsCounted > 0 else { return }
+        context.metrics.countRecords(recordsCounted, samples: samplesCounted)
+        if sink.zoneChangeCount > 0 { context.metrics.countZoneChanges(sink.zoneChangeCount) }
+        for partition in Array(partitions.keys) {
+            context.metrics.countSampleQuality(partitions[partition]!.store.takeSampleQuality())
+        }
         recordsCounted = 0
         samplesCounted = 0
         sink.zoneChangeCount = 0
@@ -158,7 +172,9 @@ struct WorkerLoop {
 
     /// Publishes this worker's live-session count (the processor sums the workers').
     func updateLiveSessions() {
-        worker.liveSessions.store(partitions.values.reduce(0) { $0 + $1.store.liveCount }, ordering: .relaxed)
+        let live = partitions.values.reduce(0) { $0 + $1.store.liveCount }
+        worker.liveSessions.store(live, ordering: .relaxed)
+        liveSessionsGauge.record(live)
     }
 
     /// Ends the current commit epoch: remembers the offsets applied so far with the tracker of
@@ -207,10 +223,11 @@ struct WorkerLoop {
         guard !unacknowledgedOffsets.isEmpty else { return }
         let topic = context.configuration.topics.workoutEvents
         let offsets = unacknowledgedOffsets.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) }
+        let started = DispatchTime.now().uptimeNanoseconds
         do {
             try context.consumer.commit(offsets)
             unacknowledgedOffsets.removeAll()
-            context.metrics.commits.add(1, ordering: .relaxed)
+            context.metrics.countCommit(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
         } catch {
             // Not fatal: retried with the next commit; if it never lands, the work is replayed
             // (outputs repeat with identical content, which the contract allows).
@@ -221,8 +238,10 @@ struct WorkerLoop {
     /// Writes what changed in each partition since the last epoch to the changelog, in the
     /// current epoch, so an offset is committed only once the state it produced is durable.
     mutating func writeChangelog() {
+        var published = false
         for partition in Array(partitions.keys) {
             let changes = partitions[partition]!.store.drainChanges()
+            published = updateLiveViews(changes, partition: partition) || published
             let state = partitions[partition]!
             for (id, wallMs) in changes.finished {
                 sink.changelog(key: id, value: nil, partition: partition)
@@ -236,9 +255,10 @@ struct WorkerLoop {
                 let value = ChangelogRecord.encodeSession(session, appliedThrough: state.appliedThrough(session.id))
                 sink.changelog(key: session.id, value: value, partition: partition)
             }
-            context.metrics.changelogRecords.add(
-                changes.finished.count * 2 + changes.forgotten.count + changes.updated.count, ordering: .relaxed)
+            context.metrics.countChangelogRecords(
+                changes.finished.count * 2 + changes.forgotten.count + changes.updated.count)
         }
+        if published { context.directory.publish(worker: worker.index, liveViews) }
         if let failure = sink.failure { fail("writing the changelog failed: \(failure)") }
     }
 
@@ -261,8 +281,7 @@ struct WorkerLoop {
             state.replayHorizon = state.replaySkip.values.max() ?? -1
             context.budget.add(restored.sessions.count)
             let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-            context.metrics.sessionsRestored.add(restored.sessions.count, ordering: .relaxed)
-            context.metrics.restoreMicroseconds.add(Int(elapsedMs * 1000), ordering: .relaxed)
+            context.metrics.countRestore(sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000))
             if restored.recordsRead > 0 {
                 context.logger.info("partition restored", metadata: [
                     "partition": "\(partition)", "sessions": "\(restored.sessions.count)",

@@ -22,19 +22,6 @@ struct SettingsOptions: ParsableArguments {
     }
 }
 
-enum Logs {
-    /// Structured logs to standard error at `level`.
-    static func bootstrap(level: String) -> Logger {
-        let parsed = Logger.Level(rawValue: level) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = parsed
-            return handler
-        }
-        return Logger(label: "zonestream")
-    }
-}
-
 /// Runs `action` once on SIGINT or SIGTERM (the sources are kept alive for the process).
 enum TerminationSignals {
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []

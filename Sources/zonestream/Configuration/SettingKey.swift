@@ -40,7 +40,14 @@ struct SettingKey: Sendable {
         SettingKey(key: "create_topics.partitions", defaultValue: "8", help: "create missing topics on a real cluster with this many partitions (0: never)"),
         SettingKey(key: "create_topics.replication_factor", defaultValue: "1", help: "replication factor of created topics"),
         SettingKey(key: "embedded.partitions", defaultValue: "8", help: "partitions per topic on the embedded broker"),
+        SettingKey(key: "http.enabled", defaultValue: "true", help: "serve /metrics, /health, /ready, /sessions/{id} and the /board page (false: no HTTP)"),
+        SettingKey(key: "http.host", defaultValue: "127.0.0.1", help: "address the HTTP endpoint binds (0.0.0.0: every interface)"),
+        SettingKey(key: "http.port", defaultValue: "8080", help: "HTTP port (0: any free port, logged at start)"),
+        SettingKey(key: "http.board_interval_ms", defaultValue: "1000", help: "how often the board's event stream sends changes"),
+        SettingKey(key: "http.board_max_sessions", defaultValue: "2000", help: "most tiles one board shows (first by session id)"),
+        SettingKey(key: "metrics.statistics_interval_ms", defaultValue: "5000", help: "librdkafka statistics period, for consumer lag (0: off)"),
         SettingKey(key: "log_level", defaultValue: "info", help: "trace, debug, info, notice, warning, error, critical"),
+        SettingKey(key: "log_format", defaultValue: "text", help: "text (key=value) or json (one object per line)"),
     ]
 
     /// Keys under this prefix pass straight through to librdkafka (SASL, TLS, tuning).

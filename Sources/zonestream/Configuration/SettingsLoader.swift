@@ -61,6 +61,14 @@ struct SettingsLoader {
         return value
     }
 
+    func boolean(_ key: String) throws -> Bool {
+        switch string(key).trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw SettingsError(description: "setting '\(key)' must be true or false, got '\(string(key))'")
+        }
+    }
+
     /// The librdkafka properties given under `kafka.properties.`.
     var kafkaProperties: [String: String] {
         var properties: [String: String] = [:]
@@ -113,6 +121,8 @@ struct SettingsLoader {
         }
         configuration.guarantee = guarantee
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
+        configuration.statisticsIntervalMs = try integer("metrics.statistics_interval_ms")
+        configuration.publishesLiveSessions = try boolean("http.enabled")
         var topics = Topics()
         topics.workoutEvents = string("topics.workout_events")
         topics.zoneProfiles = string("topics.zone_profiles")

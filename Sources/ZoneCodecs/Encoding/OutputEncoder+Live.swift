@@ -1,0 +1,58 @@
+public import ZoneEngine
+import CJansson
+
+extension OutputEncoder {
+    /// One live session as the operator's endpoint shows it (`/sessions/{id}`): the shapes of
+    /// CONTRACT.md's outputs (configuration, zones, `zone_durations`) for what is live now.
+    ///
+    /// `{"session","person","activity","start_ts","latest_ts","paused","zone_groups":{quantity:
+    /// {"configuration","current_zone","current_value","samples","zone_durations"}}}`, where a
+    /// quantity without zones has null configuration and current_zone and empty zone_durations.
+    public static func liveSession(_ state: LiveSessionState) -> [UInt8] {
+        Build.dump(liveSessionValue(state))
+    }
+
+    /// A change to the gym board: sessions new or changed since the last update, and the ids
+    /// of sessions no longer live. `{"sessions":[live session…],"removed":[id…]}`.
+    public static func boardUpdate(sessions: [LiveSessionState], removed: [String]) -> [UInt8] {
+        Build.dump(
+            Build.object([
+                "sessions": Build.array(sessions.map(liveSessionValue)),
+                "removed": Build.array(removed.map(Build.string)),
+            ]))
+    }
+
+    static func liveSessionValue(_ state: LiveSessionState) -> JanssonBuilder.Value {
+        Build.object([
+            "session": Build.string(state.session),
+            "person": Build.optionalString(state.person),
+            "activity": Build.string(state.activity),
+            "start_ts": Build.integer(state.startTimestamp),
+            "latest_ts": Build.integer(state.latestTimestamp),
+            "paused": state.isPaused ? json_true() : json_false(),
+            "zone_groups": keyed(
+                state.zoneGroups.map { group in
+                    (
+                        group.quantity.name,
+                        Build.object([
+                            "configuration": group.configuration.map(configuration),
+                            "current_zone": group.configuration.flatMap { configuration in
+                                group.currentZone.map { zone($0, configuration) }
+                            },
+                            "current_value": group.currentValue.map(Build.number),
+                            "samples": Build.integer(group.samples),
+                            "zone_durations": group.configuration.map { durations(group.durations, $0) }
+                                ?? Build.array([]),
+                        ])
+                    )
+                }),
+        ])
+    }
+}
+
+extension OutputEncoder {
+    /// `text` as a JSON string literal, quotes included (for hand-built JSON such as errors).
+    public static func jsonString(_ text: String) -> [UInt8] {
+        Build.dump(Build.string(text), flags: JanssonBuilder.JSON_COMPACT_FLAGS | JanssonBuilder.JSON_ENCODE_ANY)
+    }
+}

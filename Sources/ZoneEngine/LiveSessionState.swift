@@ -1,0 +1,49 @@
+/// What a live session looks like right now: the read-only view the operator's endpoint and the
+/// gym board show. A plain value copied out of the session, so readers never touch the worker's
+/// state.
+public struct LiveSessionState: Sendable, Equatable {
+    /// One quantity's live zone group.
+    public struct ZoneGroup: Sendable, Equatable {
+        public let quantity: Quantity
+        /// The zones in use; nil when the quantity has none (values are still shown).
+        public let configuration: ZoneConfiguration?
+        /// The zone of the last published zone change (0-based), nil before the first; it is
+        /// what `zone-changes` consumers see, damping included.
+        public let currentZone: Int?
+        /// The last accepted value in the canonical unit, nil before the first sample.
+        public let currentValue: Double?
+        /// Durations credited so far, through the last accepted sample (its own interval is
+        /// credited when the next one arrives or the session ends, as in CONTRACT.md).
+        public let durations: ZoneDurations
+        public let samples: Int
+    }
+
+    public let session: String
+    public let person: String?
+    public let activity: String
+    public let startTimestamp: Int64
+    public let latestTimestamp: Int64
+    public let isPaused: Bool
+    /// Quantities with at least one accepted sample or with zones, heart rate first.
+    public let zoneGroups: [ZoneGroup]
+}
+
+extension WorkoutSession {
+    /// The session as it stands, for live displays (not on the per-sample path).
+    public var liveState: LiveSessionState {
+        var groups: [LiveSessionState.ZoneGroup] = []
+        for quantity in Quantity.allCases {
+            let track = tracks[quantity]
+            guard track.hasSamples || track.configuration != nil else { continue }
+            groups.append(
+                LiveSessionState.ZoneGroup(
+                    quantity: quantity, configuration: track.configuration,
+                    currentZone: track.publishedZone >= 0 ? track.publishedZone : nil,
+                    currentValue: track.hasSamples ? track.lastValue : nil,
+                    durations: track.durations, samples: track.acceptedSamples))
+        }
+        return LiveSessionState(
+            session: id, person: person, activity: activity, startTimestamp: startTimestamp,
+            latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups)
+    }
+}

@@ -1,0 +1,96 @@
+public import Hummingbird
+public import Prometheus
+public import ZoneProcessor
+import ZoneCodecs
+import Foundation
+
+/// The operator's HTTP endpoint beside a running processor: what operators expect from a
+/// stream processor (metrics, health, readiness), a query for one live session, and the live
+/// gym board. It only reads: metrics from the Prometheus registry the processor exports into,
+/// sessions from the processor's ``LiveSessionDirectory`` (never a worker's own state).
+///
+/// - `GET /metrics`: Prometheus text format.
+/// - `GET /health`: 200 while the process is up.
+/// - `GET /ready`: 200 once the assigned partitions are restored and consuming, else 503.
+/// - `GET /sessions/{id}`: one live session's zone groups, or 404 when it is not live here.
+/// - `GET /board`, `GET /board/events`: the gym board page and its server-sent events.
+public struct OperatorEndpoint: Sendable {
+    public let processor: ZoneProcessor
+    public let registry: PrometheusCollectorRegistry
+    public let board: BoardSettings
+
+    public init(processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings()) {
+        self.processor = processor
+        self.registry = registry
+        self.board = board
+    }
+
+    /// The routes, for an `Application` (or a test client).
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("health") { _, _ in Self.json(.ok, #"{"status":"up"}"#) }
+        router.get("ready") { _, _ in readiness() }
+        router.get("metrics") { _, _ in metrics() }
+        router.get("sessions/:id") { _, context in
+            let raw = try context.parameters.require("id")
+            return session(raw.removingPercentEncoding ?? raw)
+        }
+        router.get("board") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: BoardPage.html)))
+        }
+        router.get("board/events") { request, _ in
+            BoardEventStream(
+                directory: processor.sessionDirectory, settings: board,
+                prefix: request.uri.queryParameters.get("prefix") ?? ""
+            ).response()
+        }
+        return router
+    }
+
+    func readiness() -> Response {
+        let restoring = processor.metrics.partitionsRestoring.load(ordering: .relaxed)
+        let ready = processor.isReady
+        return Self.json(
+            ready ? .ok : .serviceUnavailable,
+            #"{"ready":\#(ready),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)}"#)
+    }
+
+    func metrics() -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+    }
+
+    func session(_ id: String) -> Response {
+        guard let entry = processor.sessionDirectory.session(id) else {
+            let quoted = String(decoding: OutputEncoder.jsonString(id), as: UTF8.self)
+            return Self.json(.notFound, #"{"error":"session is not live on this instance","session":\#(quoted)}"#)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: OutputEncoder.liveSession(entry.state))))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}
+
+/// How the gym board streams.
+public struct BoardSettings: Sendable {
+    /// How often the board's event stream sends what changed (sessions change at most once per
+    /// commit interval, so a shorter period only adds keep-alives).
+    public var updateInterval: Duration = .seconds(1)
+    /// The most tiles one board shows (the first by session id); a wall screen of a gym with
+    /// hundreds of members fits well within the default.
+    public var maxSessions = 2000
+
+    public init(updateInterval: Duration = .seconds(1), maxSessions: Int = 2000) {
+        self.updateInterval = updateInterval
+        self.maxSessions = maxSessions
+    }
+}

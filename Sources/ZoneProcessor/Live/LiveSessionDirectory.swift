@@ -1,0 +1,60 @@
+public import Synchronization
+public import ZoneEngine
+
+/// Where workers publish the live state of their sessions for readers on other threads (the
+/// operator's `/sessions/{id}` and the gym board), so a query never touches a worker's state.
+///
+/// Each worker keeps its own copy-on-write table of ``LiveSessionEntry`` and, at each commit
+/// interval in which something changed, swaps it into its slot here. A slot's lock is held for
+/// that swap or a reader's copy of the reference only, never while a worker processes records,
+/// so readers never slow a worker down beyond a pointer swap. What readers see is as fresh as
+/// the last commit interval (`commit_interval_ms`, 1 s by default).
+public final class LiveSessionDirectory: Sendable {
+    private let slots: [Slot]
+    private let revisions = Atomic<UInt64>(0)
+
+    init(workers: Int) {
+        slots = (0..<max(1, workers)).map { _ in Slot() }
+    }
+
+    /// The live state of `session` on this instance, nil when it is not live here.
+    public func session(_ session: String) -> LiveSessionEntry? {
+        for slot in slots {
+            if let entry = slot.table.withLock({ $0[session] }) { return entry }
+        }
+        return nil
+    }
+
+    /// Every session live on this instance.
+    public func allSessions() -> [LiveSessionEntry] {
+        var all: [LiveSessionEntry] = []
+        for slot in slots {
+            let table = slot.table.withLock { $0 }
+            all.append(contentsOf: table.values)
+        }
+        return all
+    }
+
+    /// Replaces worker `index`'s published table.
+    func publish(worker index: Int, _ table: [String: LiveSessionEntry]) {
+        guard slots.indices.contains(index) else { return }
+        slots[index].table.withLock { $0 = table }
+    }
+
+    /// A number larger than any handed out before, to mark a change of an entry.
+    func nextRevision() -> UInt64 { revisions.add(1, ordering: .relaxed).newValue }
+
+    /// One worker's published table.
+    private final class Slot: Sendable {
+        let table = Mutex<[String: LiveSessionEntry]>([:])
+    }
+}
+
+/// One session's published state, with the revision of its last change (readers that send
+/// changes only, such as the board's event stream, compare revisions).
+public struct LiveSessionEntry: Sendable {
+    public let state: LiveSessionState
+    public let revision: UInt64
+    /// The input partition the session belongs to.
+    public let partition: Int32
+}

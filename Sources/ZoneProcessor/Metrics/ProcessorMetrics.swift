@@ -1,0 +1,151 @@
+public import CoreMetrics
+public import Synchronization
+public import ZoneEngine
+
+/// The processor's counters, kept twice on purpose: as atomics that the command line and tests
+/// read in-process, and as swift-metrics handles that a metrics backend (Prometheus, on the
+/// operator's endpoint) exports. Workers count locally and report once per batch, so neither
+/// is touched per record. Names follow Prometheus conventions (`_total` for counters).
+public final class ProcessorMetrics: Sendable {
+    public let recordsIn = Atomic<Int>(0)
+    public let samplesIn = Atomic<Int>(0)
+    public let zoneChanges = Atomic<Int>(0)
+    public let workoutsFinished = Atomic<Int>(0)
+    public let deadLetters = Atomic<Int>(0)
+    public let lateSamples = Atomic<Int>(0)
+    public let duplicateSamples = Atomic<Int>(0)
+    public let commits = Atomic<Int>(0)
+    public let rebalances = Atomic<Int>(0)
+    /// Changelog records written (session states, tombstones, retention markers).
+    public let changelogRecords = Atomic<Int>(0)
+    /// Sessions restored from the changelog, and the time restores took in all.
+    public let sessionsRestored = Atomic<Int>(0)
+    public let restoreMicroseconds = Atomic<Int>(0)
+    /// Partitions assigned to this instance whose state is still being restored.
+    public let partitionsRestoring = Atomic<Int>(0)
+    /// Per reason; dead letters are rare, so a lock is fine here.
+    private let deadLettersByReason = Mutex<[DeadLetterReason: Int]>([:])
+    private let exported: Exported
+    /// Makes the per-worker and per-partition handles created later.
+    let factory: any MetricsFactory
+
+    /// `factory`: where the metrics are exported (default: the process-wide `MetricsSystem`).
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        self.factory = factory
+        exported = Exported(factory: factory)
+    }
+
+    func countRecords(_ records: Int, samples: Int) {
+        recordsIn.add(records, ordering: .relaxed)
+        exported.recordsIn.increment(by: records)
+        guard samples > 0 else { return }
+        samplesIn.add(samples, ordering: .relaxed)
+        exported.samplesIn.increment(by: samples)
+    }
+
+    func countZoneChanges(_ count: Int) {
+        zoneChanges.add(count, ordering: .relaxed)
+        exported.zoneChanges.increment(by: count)
+    }
+
+    func countWorkoutFinished() {
+        workoutsFinished.add(1, ordering: .relaxed)
+        exported.workoutsFinished.increment()
+    }
+
+    func countDeadLetter(_ reason: DeadLetterReason) {
+        deadLetters.add(1, ordering: .relaxed)
+        deadLettersByReason.withLock { $0[reason, default: 0] += 1 }
+        exported.deadLetters.increment()
+        exported.deadLettersByReason[reason]?.increment()
+    }
+
+    func countSampleQuality(_ quality: SampleQuality) {
+        if quality.late > 0 {
+            lateSamples.add(quality.late, ordering: .relaxed)
+            exported.lateSamples.increment(by: quality.late)
+        }
+        if quality.duplicate > 0 {
+            duplicateSamples.add(quality.duplicate, ordering: .relaxed)
+            exported.duplicateSamples.increment(by: quality.duplicate)
+        }
+    }
+
+    /// One commit (offsets, or a transaction) that took `nanoseconds`.
+    func countCommit(nanoseconds: UInt64) {
+        commits.add(1, ordering: .relaxed)
+        exported.commitDuration.recordNanoseconds(Int64(clamping: nanoseconds))
+    }
+
+    func countRebalance() {
+        rebalances.add(1, ordering: .relaxed)
+        exported.rebalances.increment()
+    }
+
+    func countChangelogRecords(_ count: Int) {
+        guard count > 0 else { return }
+        changelogRecords.add(count, ordering: .relaxed)
+        exported.changelogRecords.increment(by: count)
+    }
+
+    func countRestore(sessions: Int, microseconds: Int) {
+        sessionsRestored.add(sessions, ordering: .relaxed)
+        restoreMicroseconds.add(microseconds, ordering: .relaxed)
+        exported.sessionsRestored.increment(by: sessions)
+    }
+
+    func restoring(_ change: Int) {
+        let now = partitionsRestoring.add(change, ordering: .relaxed).newValue
+        exported.partitionsRestoring.record(now)
+    }
+
+    /// Dead letters so far for one reason.
+    public func deadLetters(_ reason: DeadLetterReason) -> Int { deadLettersByReason.withLock { $0[reason] ?? 0 } }
+
+    /// A worker's live-session gauge.
+    func liveSessionsGauge(worker: Int) -> Gauge {
+        Gauge(label: "zonestream_live_sessions", dimensions: [("worker", "\(worker)")], factory: factory)
+    }
+}
+
+extension ProcessorMetrics {
+    /// The swift-metrics handles, made once.
+    struct Exported: Sendable {
+        let recordsIn: Counter
+        let samplesIn: Counter
+        let zoneChanges: Counter
+        let workoutsFinished: Counter
+        let deadLetters: Counter
+        let deadLettersByReason: [DeadLetterReason: Counter]
+        let lateSamples: Counter
+        let duplicateSamples: Counter
+        let commitDuration: Timer
+        let rebalances: Counter
+        let changelogRecords: Counter
+        let sessionsRestored: Counter
+        let partitionsRestoring: Gauge
+
+        init(factory: any MetricsFactory) {
+            func counter(_ name: String, _ dimensions: [(String, String)] = []) -> Counter {
+                Counter(label: name, dimensions: dimensions, factory: factory)
+            }
+            recordsIn = counter("zonestream_records_in_total")
+            samplesIn = counter("zonestream_samples_in_total")
+            zoneChanges = counter("zonestream_events_out_total", [("type", "zone_change")])
+            workoutsFinished = counter("zonestream_events_out_total", [("type", "workout_finished")])
+            deadLetters = counter("zonestream_events_out_total", [("type", "dead_letter")])
+            var byReason: [DeadLetterReason: Counter] = [:]
+            for reason in DeadLetterReason.allCases {
+                byReason[reason] = counter("zonestream_dead_letters_total", [("reason", reason.rawValue)])
+            }
+            deadLettersByReason = byReason
+            lateSamples = counter("zonestream_late_samples_total")
+            duplicateSamples = counter("zonestream_duplicate_samples_total")
+            commitDuration = Timer(label: "zonestream_commit_duration_seconds", dimensions: [], factory: factory)
+            rebalances = counter("zonestream_rebalances_total")
+            changelogRecords = counter("zonestream_changelog_records_total")
+            sessionsRestored = counter("zonestream_sessions_restored_total")
+            partitionsRestoring = Gauge(label: "zonestream_partitions_restoring", dimensions: [], factory: factory)
+        }
+    }
+}
