@@ -33,7 +33,7 @@ struct KcatInteropTests {
         let processor = Process()
         processor.executableURL = BrokerProcess.executable
         processor.arguments = ["run", "--bootstrap-servers", broker.bootstrapServers, "--set", "commit_interval_ms=200",
-                               "--set", "log_level=warning"]
+                               "--set", "log_level=warning", "--no-http"]
         processor.standardOutput = FileHandle.nullDevice
         try processor.run()
         defer {

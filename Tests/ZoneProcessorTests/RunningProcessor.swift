@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import Synchronization
@@ -17,10 +18,11 @@ final class RunningProcessor: Sendable {
         var value: String? { text.withLock { $0 } }
     }
 
-    init(configuration: ProcessorConfiguration) throws {
+    init(configuration: ProcessorConfiguration, metricsFactory: (any MetricsFactory)? = nil) throws {
         var logger = Logger(label: "test-processor")
         logger.logLevel = .warning
-        let processor = ZoneProcessor(configuration: configuration, logger: logger)
+        let processor = ZoneProcessor(
+            configuration: configuration, logger: logger, metricsFactory: metricsFactory ?? MetricsSystem.factory)
         self.processor = processor
         let failure = self.failure
         thread = JoinableThread(name: "zs-test-run") {

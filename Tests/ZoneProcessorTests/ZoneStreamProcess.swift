@@ -25,12 +25,20 @@ final class ZoneStreamProcess: @unchecked Sendable {
     static func processor(bootstrap: String, group: String, extra: [String] = []) throws -> ZoneStreamProcess {
         try ZoneStreamProcess([
             "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set", "commit_interval_ms=200",
-            "--set", "workers=1", "--set", "log_level=info",
+            "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
             "--set", "kafka.properties.session.timeout.ms=6000", "--set", "kafka.properties.heartbeat.interval.ms=500",
         ] + extra)
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// The HTTP endpoint's port, from the "http endpoint listening" log line (waits up to 30 s).
+    func httpPort() -> Int? {
+        guard waitForOutput("http endpoint listening", seconds: 30) else { return nil }
+        let line = output.split(separator: "\n").first { $0.contains("http endpoint listening") } ?? ""
+        guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("port=") }) else { return nil }
+        return Int(field.dropFirst("port=".count))
+    }
     var isRunning: Bool { process.isRunning }
     var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 

@@ -181,6 +181,7 @@ struct WorkerLoop {
     /// the outputs they produced, and starts a new tracker. Processing goes on meanwhile.
     mutating func sealEpoch() {
         writeChangelog()
+        updateLiveSessions()
         if transactions != nil { return commitTransaction() }
         var offsets: [Int32: Int64] = [:]
         for (partition, state) in partitions where state.hasUncommittedProgress { offsets[partition] = state.nextOffset }

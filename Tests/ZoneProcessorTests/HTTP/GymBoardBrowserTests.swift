@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import ZoneSimulation
+
+/// The gym board in a real browser: `zonestream broker` and `zonestream run` as processes,
+/// Debian's headless chromium loading `/board`; tiles appear for live sessions, change colour
+/// and zone as samples arrive, and go when a session ends.
+///
+/// `ZONESTREAM_BOARD_SCREENSHOT=docs/board.png` keeps the screenshot (how docs/board.png is made).
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct GymBoardBrowserTests {
+    static let members = 36
+
+    @Test func tilesAppearAndChangeZoneAsSamplesArrive() throws {
+        try #require(HeadlessBrowser.executable != nil, "chromium is missing: scripts/bootstrap.sh installs it")
+        let broker = try BrokerProcess(partitions: 2)
+        defer { broker.stop() }
+        let processor = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "board",
+            extra: ["--set", "http.board_interval_ms=200", "--set", "workers=2"])
+        defer { processor.signal(SIGTERM) }
+        let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")
+        let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
+        let names = ["Ana", "Ben", "Chloé", "Dev", "Eli", "Femi", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"]
+        for index in 0..<Self.members {
+            let person = "\(names[index % names.count]) \(index / names.count + 1)"
+            try traffic.startSession("board-\(index)", person: person)
+            // A spread of zones, as in a real class: zone 1 to 5 by member.
+            try traffic.heartRate("board-\(index)", at: 0, zone: index == 0 ? 1 : index % 5 + 1)
+            try traffic.heartRate("board-\(index)", at: 30, zone: index == 0 ? 1 : index % 5 + 1)
+        }
+        try traffic.input.flush()
+
+        let browser = try HeadlessBrowser()
+        try browser.open("http://127.0.0.1:\(port)/board")
+        let tilesShown = try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(Self.members)")
+        #expect(tilesShown, "tiles: \(String(describing: try? browser.evaluate("document.querySelectorAll('.tile').length")))")
+        let first = #"document.querySelector('.tile[data-session="board-0"]')"#
+        #expect(try browser.evaluate("\(first).dataset.zone") as? String == "1")
+        #expect(try browser.evaluate("\(first).querySelector('.name').textContent") as? String == "Ana 1")
+        let colourBefore = try browser.evaluate("\(first).style.backgroundColor") as? String
+
+        // Member 0 sprints: zone 1 to zone 5; the tile follows without a reload.
+        try traffic.heartRate("board-0", at: 60, zone: 5)
+        try traffic.heartRate("board-0", at: 65, zone: 5)
+        try traffic.input.flush()
+        #expect(try browser.wait(seconds: 20, until: "\(first).dataset.zone === '5'"))
+        let colourAfter = try browser.evaluate("\(first).style.backgroundColor") as? String
+        #expect(colourBefore != nil && colourAfter != nil && colourBefore != colourAfter)
+        #expect(try browser.evaluate("\(first).querySelector('.value').textContent") as? String == "170bpm")
+        // Minutes per zone: 20 s in zone 1 (each sample covers at most max_gap_ms, 10 s) → 0.3 min.
+        #expect(try browser.evaluate("\(first).querySelector('.minutes-labels span').textContent") as? String == "0.3")
+
+        // A finished session's tile goes.
+        try traffic.endSession("board-1", at: 40)
+        try traffic.input.flush()
+        #expect(try browser.wait(
+            seconds: 20, until: #"document.querySelector('.tile[data-session="board-1"]') === null"#))
+        #expect(try browser.evaluate("document.getElementById('status').textContent") as? String == "live")
+
+        let png = try browser.screenshot()
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        if let path = ProcessInfo.processInfo.environment["ZONESTREAM_BOARD_SCREENSHOT"] {
+            try png.write(to: URL(fileURLWithPath: path))
+        }
+        #expect(processor.signal(SIGTERM))
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Prometheus
+import Testing
+import ZoneEngine
+@testable import ZoneProcessor
+import ZoneSimulation
+@testable import ZoneHTTP
+
+/// The operator's endpoint against a processor consuming real records from a broker process:
+/// each route answers with what the processor did, and `/metrics` counts what was sent.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct OperatorEndpointTests {
+    @Test func healthIsUpAndReadyWaitsForPartitions() async throws {
+        // Never run: no partitions assigned, so not ready, while the process is up.
+        let processor = ZoneProcessor(
+            configuration: .forTest(bootstrap: "127.0.0.1:1"), logger: .init(label: "test"))
+        let app = Application(router: OperatorEndpoint(processor: processor, registry: PrometheusCollectorRegistry()).makeRouter())
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == #"{"status":"up"}"#)
+            }
+            try await client.execute(uri: "/ready", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains(#""ready":false"#))
+            }
+        }
+    }
+
+    @Test func metricsSessionsAndBoardFollowTheRecords() async throws {
+        let broker = try BrokerProcess(partitions: 2)
+        defer { broker.stop() }
+        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "http", workers: 2)
+        configuration.publishesLiveSessions = true
+        configuration.statisticsIntervalMs = 200
+        let registry = PrometheusCollectorRegistry()
+        let running = try RunningProcessor(
+            configuration: configuration, metricsFactory: PrometheusMetricsFactory(registry: registry))
+        defer { running.stop() }
+        let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
+        try traffic.startSession("http-a", person: "maria")
+        try traffic.heartRate("http-a", at: 0, zone: 1)
+        try traffic.heartRate("http-a", at: 5, zone: 1)
+        try traffic.heartRate("http-a", at: 10, zone: 4)
+        try traffic.heartRate("http-a", at: 15, zone: 4)
+        try traffic.heartRate("http-a", at: 15, zone: 4)  // duplicate
+        try traffic.heartRate("http-a", at: 12, zone: 2)  // late
+        try traffic.send("http-a", "{not json")
+        try traffic.input.flush()
+
+        let app = Application(router: OperatorEndpoint(processor: running.processor, registry: registry).makeRouter())
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .ok) }
+
+            // The session as the owning worker last published it.
+            let session = try await Self.poll { () async throws -> [String: Any]? in
+                try await client.execute(uri: "/sessions/http-a", method: .get) { response in
+                    guard response.status == .ok else { return nil }
+                    let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    let heartRate = (json?["zone_groups"] as? [String: Any])?["heart_rate"] as? [String: Any]
+                    return heartRate?["samples"] as? Int == 4 ? json : nil
+                }
+            }
+            let found = try #require(session, "session http-a never showed its 4 samples")
+            #expect(found["person"] as? String == "maria")
+            let heartRate = try #require((found["zone_groups"] as? [String: Any])?["heart_rate"] as? [String: Any])
+            #expect((heartRate["current_zone"] as? [String: Any])?["index"] as? Int == 4)
+            #expect(heartRate["current_value"] as? Double == 150)
+            #expect((heartRate["configuration"] as? [String: Any])?["boundaries"] as? [Double] == [109, 127, 145, 163])
+            let durations = try #require(heartRate["zone_durations"] as? [[String: Any]]).map { $0["duration_ms"] as? Int }
+            #expect(durations == [10_000, 0, 0, 5_000, 0])
+
+            try await client.execute(uri: "/sessions/nobody-here", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(String(buffer: response.body) == #"{"error":"session is not live on this instance","session":"nobody-here"}"#)
+            }
+
+            // Metrics: what was sent, counted once; lag arrives with librdkafka's statistics.
+            let metrics = try await Self.poll { () async throws -> String? in
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    let text = String(buffer: response.body)
+                    return text.contains("zonestream_consumer_lag{") && Self.value(text, "zonestream_samples_in_total") == 6
+                        ? text : nil
+                }
+            }
+            let text = try #require(metrics, "metrics never showed the 6 samples and consumer lag")
+            #expect(Self.value(text, "zonestream_records_in_total") == 8)
+            #expect(Self.value(text, #"zonestream_events_out_total{type="zone_change"}"#) == 2)
+            #expect(Self.value(text, #"zonestream_events_out_total{type="dead_letter"}"#) == 1)
+            #expect(Self.value(text, #"zonestream_dead_letters_total{reason="malformed_json"}"#) == 1)
+            #expect(Self.value(text, #"zonestream_dead_letters_total{reason="too_large"}"#) == 0)
+            #expect(Self.value(text, "zonestream_duplicate_samples_total") == 1)
+            #expect(Self.value(text, "zonestream_late_samples_total") == 1)
+            #expect(Self.sum(text, "zonestream_live_sessions{") == 1)
+            #expect((Self.value(text, "zonestream_rebalances_total") ?? 0) >= 1)
+            #expect((Self.value(text, "zonestream_commit_duration_seconds_count") ?? 0) >= 1)
+            #expect(Self.value(text, "zonestream_partitions_restoring") == 0)
+
+            try await client.execute(uri: "/board", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(String(buffer: response.body).contains("new EventSource(\"board/events\""))
+            }
+
+            // A finished session leaves the directory.
+            try traffic.endSession("http-a", at: 20)
+            try traffic.input.flush()
+            let gone = try await Self.poll { () async throws -> Bool? in
+                try await client.execute(uri: "/sessions/http-a", method: .get) { $0.status == .notFound ? true : nil }
+            }
+            #expect(gone == true)
+        }
+        #expect(running.stop() == nil)
+    }
+
+    @Test func boardSendsOnlyWhatChanged() {
+        func entry(_ id: String, revision: UInt64) -> LiveSessionEntry {
+            var session = WorkoutSessionFixture.session(id)
+            _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
+            return LiveSessionEntry(state: session.liveState, revision: revision, partition: 0)
+        }
+        var tracker = BoardChangeTracker()
+        let first = tracker.changes(to: [entry("a", revision: 1), entry("b", revision: 1)])
+        #expect(first.sessions.map(\.session).sorted() == ["a", "b"] && first.removed.isEmpty)
+        let same = tracker.changes(to: [entry("a", revision: 1), entry("b", revision: 1)])
+        #expect(same.sessions.isEmpty && same.removed.isEmpty)
+        let next = tracker.changes(to: [entry("a", revision: 2), entry("c", revision: 2)])
+        #expect(next.sessions.map(\.session).sorted() == ["a", "c"])
+        #expect(next.removed == ["b"])
+        let shown = BoardChangeTracker.select(
+            [entry("gym1/x", revision: 1), entry("gym2/y", revision: 1), entry("gym1/a", revision: 1)],
+            prefix: "gym1/", limit: 1)
+        #expect(shown.map(\.state.session) == ["gym1/a"])
+    }
+
+    /// Calls `probe` every 100 ms for up to 30 s until it returns a value.
+    static func poll<Value>(_ probe: () async throws -> Value?) async throws -> Value? {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let value = try await probe() { return value }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    /// The value of the sample named exactly `series` (name and labels) in Prometheus text.
+    static func value(_ text: String, _ series: String) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix(series + " ") {
+            return Double(line.dropFirst(series.count + 1))
+        }
+        return nil
+    }
+
+    /// The sum of every sample whose series starts with `prefix`.
+    static func sum(_ text: String, _ prefix: String) -> Double {
+        text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+    }
+}
+
+enum WorkoutSessionFixture {
+    static func session(_ id: String) -> WorkoutSession {
+        WorkoutSession(
+            id: id, startTimestamp: 0, person: nil, activity: nil,
+            appZones: PerQuantity(
+                heartRate: try? ZoneConfiguration.validated(quantity: .heartRate, source: .app, boundaries: [100, 140]),
+                cyclingPower: nil),
+            profile: nil)
+    }
+}
