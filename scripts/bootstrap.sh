@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the system packages ZoneStream builds against, only when missing.
+# Installs the system packages ZoneStream builds against, only when missing, plus any
+# packages named as arguments (scripts/test.sh adds chromium for the board's browser test).
 # Called by the README's two commands (scripts/demo.sh, scripts/test.sh); safe to run again.
 set -euo pipefail
 
-needed=(librdkafka-dev libjansson-dev pkg-config kcat)
+needed=(librdkafka-dev libjansson-dev pkg-config kcat "$@")
 missing=()
 for package in "${needed[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
