@@ -88,6 +88,7 @@ public final class ZoneProcessor: Sendable {
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
+            isStopping: { [self] in isStopping },
             onFatal: { [self] reason in
                 fatalError.withLock { $0 = $0 ?? reason }
                 stop()

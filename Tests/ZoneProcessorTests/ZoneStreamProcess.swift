@@ -32,12 +32,16 @@ final class ZoneStreamProcess: @unchecked Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
-    /// The HTTP endpoint's port, from the "http endpoint listening" log line (waits up to 30 s).
+    /// The HTTP endpoint's port, from the "http endpoint listening" log line, text
+    /// (`port=N`) or JSON (`"port":"N"`) (waits up to 30 s).
     func httpPort() -> Int? {
         guard waitForOutput("http endpoint listening", seconds: 30) else { return nil }
         let line = output.split(separator: "\n").first { $0.contains("http endpoint listening") } ?? ""
-        guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("port=") }) else { return nil }
-        return Int(field.dropFirst("port=".count))
+        for marker in ["port=", #""port":""#] {
+            guard let range = line.range(of: marker) else { continue }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        return nil
     }
     var isRunning: Bool { process.isRunning }
     var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }

@@ -32,13 +32,22 @@ final class ChangelogRestorer {
     deinit { consumer.close() }
 
     /// Reads `partition` from its start to the end it had when the restore began.
-    func restore(partition: Int32, timeoutMs: Int = 300_000) throws(KafkaError) -> Restored {
+    /// `isStopping`: checked while reading; true ends the restore with an error (the
+    /// processor is shutting down and will not apply the partition).
+    func restore(
+        partition: Int32, timeoutMs: Int = 300_000, isStopping: () -> Bool = { false }
+    ) throws(KafkaError) -> Restored {
         var restored = Restored()
         let (low, high) = try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
         guard high > low else { return restored }
         let start = TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)
-        try consumer.assign([start])
+        // Forward before assigning: once assigned, librdkafka starts fetching at once and
+        // sends the partition's records to the consumer's own queue, which nobody reads here,
+        // until it is forwarded. Records fetched in that window were lost to the restore: it
+        // then either waited for them until the timeout, or (when later records came through)
+        // ended without them. A forward made by the application is kept by the fetch start.
         consumer.forward(start, to: queue)
+        try consumer.assign([start])
         defer {
             consumer.stopForwarding(start)
             try? consumer.assign([])
@@ -47,6 +56,9 @@ final class ChangelogRestorer {
         var next = low
         var failure: KafkaError?
         while next < high && failure == nil {
+            if isStopping() {
+                throw KafkaError(message: "stopped while restoring partition \(partition)", operation: "restoring state")
+            }
             guard Date() < deadline else {
                 throw KafkaError(message: "changelog partition \(partition) not read to \(high) in time (at \(next))", operation: "restoring state")
             }

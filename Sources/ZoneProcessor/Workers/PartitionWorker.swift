@@ -59,6 +59,8 @@ struct WorkerContext: Sendable {
     /// The instance's cap on live sessions, shared by its workers.
     let budget: SessionBudget
     let logger: Logger
+    /// Whether the processor is shutting down (long operations such as a restore give up).
+    let isStopping: @Sendable () -> Bool
     /// Called once if the worker cannot go on (a produce or commit failed): the processor stops.
     let onFatal: @Sendable (String) -> Void
 }

@@ -270,7 +270,7 @@ struct WorkerLoop {
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             if restorer == nil { restorer = try ChangelogRestorer(configuration: context.configuration, logger: context.logger) }
-            let restored = try restorer!.restore(partition: partition)
+            let restored = try restorer!.restore(partition: partition, isStopping: context.isStopping)
             for (id, entry) in restored.sessions {
                 state.store.restore(entry.session)
                 state.replaySkip[id] = entry.appliedThrough
@@ -291,6 +291,8 @@ struct WorkerLoop {
             }
             return state
         } catch {
+            // Shutting down: the partition is left unapplied, nothing of it is committed.
+            if context.isStopping() { return nil }
             fail("restoring partition \(partition) from \(context.configuration.topics.changelog) failed: \(error)")
             return nil
         }

@@ -62,6 +62,11 @@ struct BenchCommand: ParsableCommand {
         configuration.workers = workers
         let (rate, timeline) = try Self.throughput(configuration: configuration, records: records, logger: logger)
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
+        var withViews = configuration
+        withViews.groupID = "bench-zonestream-live-views"
+        withViews.publishesLiveSessions = true
+        let (viewsRate, _) = try Self.throughput(configuration: withViews, records: records, logger: logger)
+        print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
 
         // 4. Latency at a fixed rate, and 5. memory per live session, on one running processor.
         configuration.groupID = "bench-latency"
@@ -76,6 +81,7 @@ struct BenchCommand: ParsableCommand {
             machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
             records: records, partitions: partitions, workers: workers,
             ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
+            liveViewsRecordsPerSecond: viewsRate,
             latencyTargetSamplesPerSecond: latencyRate, latencyAchievedSamplesPerSecond: latency.achievedRate,
             latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
             peakRSSBytes: ProcessMemory.residentBytes().peak,

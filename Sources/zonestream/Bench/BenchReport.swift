@@ -9,6 +9,8 @@ struct BenchReport: Codable {
     var ceilingRecordsPerSecond: Double
     var zoneStreamRecordsPerSecond: Double
     var ratio: Double
+    /// The same run with live-session views published for the HTTP endpoint (as `run` does).
+    var liveViewsRecordsPerSecond: Double
     var latencyTargetSamplesPerSecond: Int
     var latencyAchievedSamplesPerSecond: Double
     var latencyP50Ms: Double
@@ -29,6 +31,7 @@ struct BenchReport: Codable {
             row("bare librdkafka consumer (ceiling), records/s", String(format: "%.0f", ceilingRecordsPerSecond)),
             row("ZoneStream end to end, records/s", String(format: "%.0f", zoneStreamRecordsPerSecond)),
             row("ZoneStream / ceiling", String(format: "%.2f", ratio)),
+            row("with live views for /sessions and /board, records/s", String(format: "%.0f", liveViewsRecordsPerSecond)),
             row("latency at \(latencyTargetSamplesPerSecond) samples/s: p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyP50Ms, latencyP99Ms, latencyP999Ms)),
             row("peak RSS", String(format: "%.0f MB", Double(peakRSSBytes) / 1_048_576)),
             row("RSS per live session at 10k sessions", String(format: "%.0f bytes", bytesPerSession10k)),

@@ -6,7 +6,9 @@ import ZoneSimulation
 /// Debian's headless chromium loading `/board`; tiles appear for live sessions, change colour
 /// and zone as samples arrive, and go when a session ends.
 ///
-/// `ZONESTREAM_BOARD_SCREENSHOT=docs/board.png` keeps the screenshot (how docs/board.png is made).
+/// The processor logs as JSON here, so the test also checks that every log line is a JSON
+/// object with a level. `ZONESTREAM_BOARD_SCREENSHOT=docs/board.png` keeps the screenshot
+/// (how docs/board.png is made).
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct GymBoardBrowserTests {
     static let members = 36
@@ -17,7 +19,7 @@ struct GymBoardBrowserTests {
         defer { broker.stop() }
         let processor = try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "board",
-            extra: ["--set", "http.board_interval_ms=200", "--set", "workers=2"])
+            extra: ["--set", "http.board_interval_ms=200", "--set", "workers=2", "--set", "log_format=json"])
         defer { processor.signal(SIGTERM) }
         let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")
         let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
@@ -64,5 +66,12 @@ struct GymBoardBrowserTests {
             try png.write(to: URL(fileURLWithPath: path))
         }
         #expect(processor.signal(SIGTERM))
+        let lines = processor.output.split(separator: "\n")
+        #expect(lines.count > 3)
+        for line in lines {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["level"] is String && object?["message"] is String, "not a JSON log line: \(line)")
+        }
+        #expect(lines.contains { $0.contains(#""message":"processor stopped""#) })
     }
 }
