@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 public import ZoneEngine
 
 /// Where workers publish the live state of their sessions for readers on other threads (the
