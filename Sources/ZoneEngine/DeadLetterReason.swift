@@ -14,6 +14,9 @@ public enum DeadLetterReason: String, Sendable, CaseIterable, Comparable {
     case invalidTransition = "invalid_transition"
     case zonesAfterCollectionBegan = "zones_after_collection_began"
     case invalidZones = "invalid_zones"
+    /// The record was applied, but an output it produced was refused by the broker for good
+    /// (over the topic's size limit, not authorized); the session's state stays as applied.
+    case outputRejected = "output_rejected"
     /// Not in the contract's table: the instance's cap on live sessions was reached
     /// (see docs/decisions.md); the record is dead-lettered, never dropped.
     case sessionLimit = "session_limit"

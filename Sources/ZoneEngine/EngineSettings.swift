@@ -14,6 +14,10 @@ public struct EngineSettings: Sendable {
     /// (`reorder_window_ms`, default 0: applied as they arrive).
     public var reorderWindowMs: Int64
 
+    /// Whether any quantity has a normalization model (then every finished workout carries
+    /// `normalized_zone_groups`).
+    public var normalizesAnyQuantity: Bool { Quantity.allCases.contains { normalization[$0] != nil } }
+
     public init(
         maxGapMs: Int64 = 10_000, zoneChangeMinDwellMs: Int64 = 0,
         normalization: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),

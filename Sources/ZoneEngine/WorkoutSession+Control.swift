@@ -15,6 +15,10 @@ extension WorkoutSession {
             pauses[pauses.count - 1].end = timestamp
             pausedMs += timestamp - open.start
         case .activityStart(let name):
+            guard activities.count < Self.maximumActivities else {
+                throw Rejection(
+                    .invalidTransition, "a session has at most \(Self.maximumActivities) activities")
+            }
             closeOpenActivity(at: timestamp)
             activities.append(ActivityRecord(name: name, start: timestamp))
         case .activityEnd:
@@ -27,6 +31,10 @@ extension WorkoutSession {
         }
         latestTimestamp = timestamp
     }
+
+    /// At most this many activities per session, ended ones included (CONTRACT.md section 2):
+    /// it bounds the finished workout's size.
+    public static let maximumActivities = 100
 
     func requireNotBeforeLatest(_ timestamp: Int64) throws(Rejection) {
         guard timestamp >= latestTimestamp else {

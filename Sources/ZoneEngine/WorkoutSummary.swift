@@ -45,8 +45,10 @@ public struct WorkoutSummary: Sendable, Equatable {
     public let pausedSamples: Int
     /// Untracked milliseconds per quantity with samples, in quantity order.
     public let untrackedMs: [(quantity: Quantity, milliseconds: Int64)]
-    /// Present only for quantities of `zoneGroups` that have a normalization model.
-    public let normalizedZoneGroups: [ZoneGroup]
+    /// Nil when no normalization model is configured for any quantity; otherwise the
+    /// quantities of `zoneGroups` that have one (empty when none of them has one), so the
+    /// event carries `normalized_zone_groups` on every workout whenever normalization is on.
+    public let normalizedZoneGroups: [ZoneGroup]?
 
     /// `end - start`, pauses included.
     public var durationMs: Int64 { endTimestamp - startTimestamp }
@@ -95,11 +97,12 @@ extension WorkoutSession {
             lateSamples: counters.lateSamples, duplicateSamples: counters.duplicateSamples,
             pausedSamples: counters.pausedSamples,
             untrackedMs: quantitiesWithSamples.map { ($0, activeMs - tracks[$0].coveredMs) },
-            normalizedZoneGroups: zoned.compactMap { quantity in
-                settings.normalization[quantity].map {
-                    WorkoutSummary.ZoneGroup(configuration: $0, durations: tracks[quantity].normalizedDurations)
-                }
-            })
+            normalizedZoneGroups: settings.normalizesAnyQuantity
+                ? zoned.compactMap { quantity in
+                    settings.normalization[quantity].map {
+                        WorkoutSummary.ZoneGroup(configuration: $0, durations: tracks[quantity].normalizedDurations)
+                    }
+                } : nil)
     }
 
     private func zoneGroup(_ quantity: Quantity, durations: ZoneDurations) -> WorkoutSummary.ZoneGroup {

@@ -67,7 +67,9 @@ import ZoneTestSupport
         let bytes = OutputEncoder.deadLetter(
             Rejection(.badUnit, "unit 'W'"), topic: "workout-events", partition: 3, offset: 42,
             key: Array("k".utf8), value: [0xFF, 0x00])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(bytes.key == Array("k".utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes.value)) as? [String: Any])
+        #expect(object["truncated"] == nil)
         #expect(object["schema"] as? Int == 1)
         #expect(object["reason"] as? String == "bad_unit")
         #expect(object["topic"] as? String == "workout-events")
@@ -76,8 +78,8 @@ import ZoneTestSupport
         #expect(object["key_base64"] as? String == "aw==")
         #expect(object["value_base64"] as? String == "/wA=")
         let keyless = OutputEncoder.deadLetter(
-            Rejection(.malformedJSON, "x"), topic: "t", partition: 0, offset: 0, key: nil, value: nil)
-        let keylessObject = try #require(try JSONSerialization.jsonObject(with: Data(keyless)) as? [String: Any])
+            Rejection(.malformedJSON, "x"), topic: "t", partition: 0, offset: 0, key: [UInt8]?.none, value: nil)
+        let keylessObject = try #require(try JSONSerialization.jsonObject(with: Data(keyless.value)) as? [String: Any])
         #expect(keylessObject["key_base64"] is NSNull)
     }
 }

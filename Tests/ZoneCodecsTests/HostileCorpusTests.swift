@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ZoneCodecs
 import ZoneEngine
@@ -20,16 +21,26 @@ import ZoneTestSupport
         #expect(tally.agreed + tally.overflowCases == HostileCorpus.entries.count)
     }
 
-    @Test func aDeadLetterForAHugeValueStaysUnderKafkasDefaultMessageLimit() throws {
+    @Test func aDeadLetterIsAlwaysDeliverable() throws {
         let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let hugeKey = [UInt8](repeating: UInt8(ascii: "k"), count: 450_000)
         let record = OutputEncoder.deadLetter(
-            Rejection(.tooLarge, "value of 1048576 bytes"), topic: "workout-events", partition: 3, offset: 9, key: [0x61],
-            value: huge)
-        #expect(record.count < 1_000_000)
-        let text = String(decoding: record, as: UTF8.self)
-        #expect(text.contains("value_base64 holds the first 700000 of 1048576 bytes"))
-        let small = OutputEncoder.deadLetter(
-            Rejection(.tooLarge, "x"), topic: "t", partition: 0, offset: 0, key: nil, value: Array(huge[..<70_000]))
-        #expect(!String(decoding: small, as: UTF8.self).contains("holds the first"))
+            Rejection(.tooLarge, "value of 1048576 bytes"), topic: "workout-events", partition: 3, offset: 9,
+            key: hugeKey, value: huge)
+        #expect(record.value.count < 1_000_000 - 1024, "value and key fit Kafka's default limit together")
+        #expect(record.key?.count == 1024)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(record.value)) as? [String: Any])
+        #expect(object["truncated"] as? Bool == true)
+        let value = try #require(Data(base64Encoded: object["value_base64"] as? String ?? ""))
+        let key = try #require(Data(base64Encoded: object["key_base64"] as? String ?? ""))
+        #expect(value == Data(huge[..<262_144]))
+        #expect(key == Data(hugeKey[..<262_144]))
+
+        let exact = OutputEncoder.deadLetter(
+            Rejection(.tooLarge, "x"), topic: "t", partition: 0, offset: 0, key: [0x61],
+            value: Array(huge[..<262_144]))
+        let exactObject = try #require(try JSONSerialization.jsonObject(with: Data(exact.value)) as? [String: Any])
+        #expect(exactObject["truncated"] == nil, "a value of exactly the limit is not cut")
+        #expect(exact.key == [0x61])
     }
 }

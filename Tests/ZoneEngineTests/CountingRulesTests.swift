@@ -251,8 +251,23 @@ import ZoneTestSupport
         h.hr(120, at: 2)
         h.power(100, at: 0)
         let summary = try #require({ h.end(at: 5) }())
-        #expect(summary.normalizedZoneGroups.count == 1)
-        #expect(summary.normalizedZoneGroups[0].configuration.source == .normalized)
-        #expect(summary.normalizedZoneGroups[0].zoneDurations == [2000, 3000, 0])
+        #expect(summary.normalizedZoneGroups?.count == 1)
+        #expect(summary.normalizedZoneGroups?[0].configuration.source == .normalized)
+        #expect(summary.normalizedZoneGroups?[0].zoneDurations == [2000, 3000, 0])
+    }
+
+    @Test func normalizedZoneGroupsAreEmptyWhenNoQuantityOfTheWorkoutHasAModel() throws {
+        let model = try ZoneConfiguration.validated(quantity: .cyclingPower, source: .normalized, boundaries: [100, 200])
+        var settings = EngineSettings()
+        settings.normalization.cyclingPower = model
+        var h = EngineHarness(settings: settings)
+        h.start()
+        h.hr(100, at: 0)
+        let summary = try #require({ h.end(at: 5) }())
+        #expect(summary.normalizedZoneGroups?.isEmpty == true, "normalization is on: present, and {}")
+        var plain = EngineHarness()
+        plain.start()
+        plain.hr(100, at: 0)
+        #expect(try #require({ plain.end(at: 5) }()).normalizedZoneGroups == nil, "normalization off: absent")
     }
 }

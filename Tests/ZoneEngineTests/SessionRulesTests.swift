@@ -71,6 +71,19 @@ import ZoneTestSupport
         #expect(h.live?.isPaused == true)
     }
 
+    @Test func aSessionHasAtMostOneHundredActivities() throws {
+        var h = EngineHarness()
+        h.start()
+        for leg in 1...101 { h.send(.activityStart("leg-\(leg)"), atMs: EngineHarness.origin + Int64(leg)) }
+        #expect(h.rejectionReasons == [.invalidTransition], "the 101st start is refused")
+        h.send(.activityEnd, atMs: EngineHarness.origin + 200)
+        h.send(.activityStart("again"), atMs: EngineHarness.origin + 300)
+        #expect(h.rejectionReasons == [.invalidTransition, .invalidTransition], "ended ones count too")
+        let summary = try #require({ h.end(at: 1) }())
+        #expect(summary.activities.count == 100)
+        #expect(summary.activities.last?.name == "leg-100")
+    }
+
     @Test func controlEventsMustMakeSense() {
         var h = EngineHarness()
         h.start()

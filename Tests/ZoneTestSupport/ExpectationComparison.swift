@@ -62,8 +62,8 @@ public enum ExpectationComparison {
                 "late_samples": summary.lateSamples, "duplicate_samples": summary.duplicateSamples,
                 "paused_samples": summary.pausedSamples, "untracked_ms": untracked,
             ] as [String: Any], expected["quality"])
-        if !summary.normalizedZoneGroups.isEmpty || expected["normalized_zone_groups"] != nil {
-            check("normalized_zone_groups", groupsObject(summary.normalizedZoneGroups), expected["normalized_zone_groups"])
+        if summary.normalizedZoneGroups != nil || expected["normalized_zone_groups"] != nil {
+            check("normalized_zone_groups", groupsObject(summary.normalizedZoneGroups ?? []), expected["normalized_zone_groups"])
         }
         return out
     }

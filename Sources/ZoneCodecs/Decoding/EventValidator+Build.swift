@@ -25,6 +25,7 @@ extension EventValidator {
         guard let timestamp = ts.integerValue, timestamp >= 0, timestamp <= maximumTimestamp else {
             return .failure(Rejection(.outOfRange, "'ts' must be between 0 and 2^53"))
         }
+        if let problem = overlongName(fields, type: type) { return .failure(Rejection(.outOfRange, problem)) }
         let person = fields.present(.person)?.stringValue
         let body: WorkoutEvent.Body
         switch type {
@@ -51,6 +52,20 @@ extension EventValidator {
         case .unknown: return .failure(Rejection(.unknownType, "unknown type"))
         }
         return .success(WorkoutEvent(session: sessionID, timestamp: timestamp, body: body))
+    }
+
+    /// `person` over 128 UTF-8 bytes or `activity` over 64, on the types that have them (on
+    /// other types they are unknown fields and ignored); nil when both are within limits.
+    static func overlongName<Value: JSONValueView>(_ fields: EventFields<Value>, type: EventType) -> String? {
+        let hasPerson = type == .sample || type == .sampleSeries || type == .sessionStart
+        let hasActivity = type == .sessionStart || type == .activityStart
+        if hasPerson, let person = fields.present(.person), person.stringByteCount > maximumPersonBytes {
+            return "'person' must be at most \(maximumPersonBytes) bytes, got \(person.stringByteCount)"
+        }
+        if hasActivity, let activity = fields.present(.activity), activity.stringByteCount > maximumActivityBytes {
+            return "'activity' must be at most \(maximumActivityBytes) bytes, got \(activity.stringByteCount)"
+        }
+        return nil
     }
 
     static func seriesBody<Value: JSONValueView>(

@@ -8,6 +8,9 @@ enum EventValidator {
     /// The largest allowed `ts`: 2^53.
     static let maximumTimestamp: Int64 = 1 << 53
     static let maximumSessionBytes = 128
+    /// Limits on `person` and `activity` (CONTRACT.md 1.1, section 3): they bound every output.
+    static let maximumPersonBytes = 128
+    static let maximumActivityBytes = 64
     static let maximumSeriesValues = 1000
 
     enum EventType {

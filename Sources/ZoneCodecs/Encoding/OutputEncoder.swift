@@ -73,39 +73,58 @@ public enum OutputEncoder {
                 "untracked_ms": keyed(untracked),
             ]),
         ])
-        if !summary.normalizedZoneGroups.isEmpty {
-            json_object_set_new(root, "normalized_zone_groups", zoneGroups(summary.normalizedZoneGroups))
+        if let normalized = summary.normalizedZoneGroups {
+            json_object_set_new(root, "normalized_zone_groups", zoneGroups(normalized))
         }
         return Build.dump(root)
     }
 
-    /// A `zonestream-dlq` record for an input record that could not be applied.
-    /// The most of an input value a dead-letter record carries: its base64 plus the envelope
-    /// stays under Kafka's default 1 MB message limit, so a huge input cannot make the
-    /// dead letter itself undeliverable. A longer value is cut there, and the detail says so;
-    /// the whole record stays in the input topic at the partition and offset given.
-    public static let deadLetterValueLimit = 700_000
+    /// The most of an input's key and of its value a dead-letter record carries, each
+    /// (CONTRACT.md 1.1): both in base64 plus the envelope stay under Kafka's default 1 MB
+    /// message limit, so a dead letter is always deliverable. The whole input stays in its
+    /// topic at the partition and offset the record gives.
+    public static let deadLetterBytesLimit = 262_144
+    /// The most of the input's key a dead letter's own Kafka key carries.
+    public static let deadLetterKeyLimit = 1024
 
+    /// A `zonestream-dlq` record for an input record that could not be applied: its Kafka key
+    /// (the input's, cut to ``deadLetterKeyLimit`` bytes) and its value. Key and value are
+    /// cut to ``deadLetterBytesLimit`` bytes each, and then the record says `"truncated": true`.
+    public static func deadLetter(
+        _ rejection: Rejection, topic: String, partition: Int32, offset: Int64,
+        key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?
+    ) -> (key: [UInt8]?, value: [UInt8]) {
+        func base64(_ bytes: UnsafeRawBufferPointer?) -> String? {
+            bytes.map { Data($0.prefix(deadLetterBytesLimit)).base64EncodedString() }
+        }
+        let truncated = (key?.count ?? 0) > deadLetterBytesLimit || (value?.count ?? 0) > deadLetterBytesLimit
+        let root = Build.object([
+            "schema": Build.integer(1),
+            "reason": Build.string(rejection.reason.rawValue),
+            "detail": Build.string(rejection.detail),
+            "topic": Build.string(topic),
+            "partition": Build.integer(Int64(partition)),
+            "offset": Build.integer(offset),
+            "key_base64": Build.optionalString(base64(key)),
+            "value_base64": Build.optionalString(base64(value)),
+        ])
+        if truncated { json_object_set_new(root, "truncated", json_true()) }
+        return (key.map { Array($0.prefix(deadLetterKeyLimit)) }, Build.dump(root))
+    }
+
+    /// ``deadLetter(_:topic:partition:offset:key:value:)`` for byte arrays.
     public static func deadLetter(
         _ rejection: Rejection, topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?
-    ) -> [UInt8] {
-        var detail = rejection.detail
-        var value = value
-        if let whole = value, whole.count > deadLetterValueLimit {
-            value = Array(whole[..<deadLetterValueLimit])
-            detail += " (value_base64 holds the first \(deadLetterValueLimit) of \(whole.count) bytes)"
+    ) -> (key: [UInt8]?, value: [UInt8]) {
+        func withBuffer<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+            guard let bytes else { return body(nil) }
+            return bytes.withUnsafeBytes { body($0) }
         }
-        return Build.dump(
-            Build.object([
-                "schema": Build.integer(1),
-                "reason": Build.string(rejection.reason.rawValue),
-                "detail": Build.string(detail),
-                "topic": Build.string(topic),
-                "partition": Build.integer(Int64(partition)),
-                "offset": Build.integer(offset),
-                "key_base64": Build.optionalString(key.map { Data($0).base64EncodedString() }),
-                "value_base64": Build.optionalString(value.map { Data($0).base64EncodedString() }),
-            ]))
+        return withBuffer(key) { key in
+            withBuffer(value) { value in
+                deadLetter(rejection, topic: topic, partition: partition, offset: offset, key: key, value: value)
+            }
+        }
     }
 
     static func zone(_ index: Int, _ configuration: ZoneConfiguration) -> JanssonBuilder.Value {

@@ -60,11 +60,10 @@ struct OutputSink: SessionEventSink {
     }
 
     mutating func rejected(_ rejection: Rejection) {
-        let key = current.key.map { Array($0) }
-        let value = OutputEncoder.deadLetter(
-            rejection, topic: current.topic, partition: current.partition, offset: current.offset, key: key,
-            value: current.value.map { Array($0) })
-        produce(topics.deadLetters, key: key, value: value)
+        let record = OutputEncoder.deadLetter(
+            rejection, topic: current.topic, partition: current.partition, offset: current.offset, key: current.key,
+            value: current.value)
+        produce(topics.deadLetters, key: record.key, value: record.value)
         metrics.countDeadLetter(rejection.reason)
     }
 
