@@ -110,6 +110,13 @@ public struct SessionStore: Sendable {
         return (updated, finished, changes.forgotten)
     }
 
+    /// Like ``drainChanges()``, but hands over every live session and every finished id still
+    /// retained: for rewriting a partition's whole state after a changelog write was lost.
+    public mutating func drainEverything() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
+        let drained = drainChanges()
+        return (live, finishedAt.map { (id: $0.key, wallMs: $0.value) }, drained.forgotten)
+    }
+
     @inline(__always)
     private mutating func markChanged(slot: Int) {
         guard !dirty[slot] else { return }

@@ -19,6 +19,21 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
 
     public var description: String { "\(operation): \(message) (code \(code))" }
 
+    /// Delivery errors that producing again cannot fix: the broker refused the record for
+    /// good (its size, authorization, an invalid record or topic, a policy), or librdkafka
+    /// refused it before sending (too large for `message.max.bytes`, an unknown topic).
+    public static func isPermanentDeliveryError(_ code: Int32) -> Bool {
+        let permanent: [rd_kafka_resp_err_t] = [
+            RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE,
+            RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE, RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED,
+            RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED, RD_KAFKA_RESP_ERR_TOPIC_EXCEPTION,
+            RD_KAFKA_RESP_ERR_INVALID_RECORD, RD_KAFKA_RESP_ERR_POLICY_VIOLATION,
+            RD_KAFKA_RESP_ERR_INVALID_REQUIRED_ACKS, RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC,
+            RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION, RD_KAFKA_RESP_ERR__INVALID_ARG,
+        ]
+        return permanent.contains { $0.rawValue == code }
+    }
+
     /// Throws when `error` is not RD_KAFKA_RESP_ERR_NO_ERROR: the one place C results become errors.
     static func check(_ error: rd_kafka_resp_err_t, _ operation: String) throws(KafkaError) {
         guard error == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(error, operation: operation) }

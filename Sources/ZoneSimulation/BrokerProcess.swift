@@ -6,6 +6,8 @@ public final class BrokerProcess: @unchecked Sendable {
     // @unchecked: the process is only started in init and stopped once.
     let process = Process()
     let control = Pipe()
+    /// The broker's standard error: librdkafka's logs and the answers to control lines.
+    let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-broker-\(UUID().uuidString).log")
     public let bootstrapServers: String
 
     /// The built `zonestream` executable beside the running test bundle.
@@ -20,6 +22,8 @@ public final class BrokerProcess: @unchecked Sendable {
         process.arguments = ["broker", "--partitions", "\(partitions)", "--bootstrap-file", file.path] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = control
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         var address: String?
@@ -42,6 +46,22 @@ public final class BrokerProcess: @unchecked Sendable {
         control.fileHandleForWriting.write(Data("\(up ? "up" : "down") \(id)\n".utf8))
     }
 
+    /// Sends one control line (see `zonestream broker`): `leader TOPIC N PARTITIONS`,
+    /// `errors N APIKEY COUNT CODE [RTT_MS]`. Waits up to 10 s for the broker to confirm it;
+    /// returns false if it did not (the broker's answer is in the error).
+    @discardableResult
+    public func control(_ line: String) -> Bool {
+        control.fileHandleForWriting.write(Data((line + "\n").utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+            if log.contains("broker: ok \(line)\n") { return true }
+            if log.contains("broker: \(line): ") { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
@@ -49,6 +69,7 @@ public final class BrokerProcess: @unchecked Sendable {
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: logFile)
     }
 
     deinit { stop() }

@@ -46,4 +46,23 @@ public final class MockCluster: @unchecked Sendable {
         var codes = errors.map { rd_kafka_resp_err_t(rawValue: $0) }
         rd_kafka_mock_push_request_errors_array(cluster, apiKey, codes.count, &codes)
     }
+
+    /// Makes the next `count` requests of one API (ApiKey, e.g. 0 for Produce) that reach
+    /// broker `id` fail with broker error `error` after `rttMs`: failure injection for tests
+    /// that must hit one topic only (lead its partitions from that broker).
+    public func failNextRequests(broker id: Int32, apiKey: Int16, count: Int, error: Int32, rttMs: Int32 = 0)
+        throws(KafkaError)
+    {
+        try KafkaError.check(
+            zonestream_mock_broker_push_errors(
+                cluster, id, apiKey, count, rd_kafka_resp_err_t(rawValue: error), rttMs),
+            "pushing \(count) errors for API \(apiKey) on broker \(id)")
+    }
+
+    /// Makes broker `id` the leader of `partition` of `topic`.
+    public func setLeader(topic: String, partition: Int32, broker id: Int32) throws(KafkaError) {
+        try KafkaError.check(
+            rd_kafka_mock_partition_set_leader(cluster, topic, partition, id),
+            "moving \(topic) [\(partition)] to broker \(id)")
+    }
 }

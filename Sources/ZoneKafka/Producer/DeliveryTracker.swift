@@ -1,35 +1,103 @@
 import Synchronization
 
 /// Counts one producer user's messages in flight, so it can tell when everything it
-/// produced so far has been delivered (at-least-once: commit input offsets only then).
+/// produced so far has been delivered (at-least-once: commit input offsets only then), and
+/// keeps every message the broker refused so its user can retry it or dead-letter its input.
 ///
 /// Incremented by the producing thread, decremented by the delivery-report thread.
 public final class DeliveryTracker: Sendable {
     private let outstanding = Atomic<Int>(0)
     private let failures = Atomic<Int>(0)
     private let delivered = Atomic<Int>(0)
-    private let lastFailure = Mutex<String?>(nil)
+    private let refused = Mutex<[DeliveryFailure]>([])
 
     public init() {}
 
     /// Messages produced and not yet acknowledged.
     public var inFlight: Int { outstanding.load(ordering: .acquiring) }
-    /// Messages that could not be delivered (after librdkafka's retries).
+    /// Messages that could not be delivered (after librdkafka's retries), taken or not.
     public var failedCount: Int { failures.load(ordering: .acquiring) }
     public var deliveredCount: Int { delivered.load(ordering: .relaxed) }
-    public var lastError: String? { lastFailure.withLock { $0 } }
+    /// The error of the latest refused message not yet taken, for logs.
+    public var lastError: String? { refused.withLock { $0.last?.error.message } }
+
+    /// Takes the refused messages reported so far (each is returned once).
+    public func takeFailures() -> [DeliveryFailure] {
+        refused.withLock { failures in
+            defer { failures.removeAll() }
+            return failures
+        }
+    }
 
     func willProduce() { outstanding.add(1, ordering: .relaxed) }
 
     func cancelled() { outstanding.subtract(1, ordering: .releasing) }
 
-    func reported(error: String?) {
-        if let error {
+    func reported(failure: DeliveryFailure?) {
+        if let failure {
+            refused.withLock { $0.append(failure) }
             failures.add(1, ordering: .relaxed)
-            lastFailure.withLock { $0 = error }
         } else {
             delivered.add(1, ordering: .relaxed)
         }
         outstanding.subtract(1, ordering: .releasing)
+    }
+}
+
+/// The input record an output was produced for, carried with the output so that a refusal by
+/// the broker can be traced back to it (and the input dead-lettered as `output_rejected`).
+public struct OutputOrigin: Sendable {
+    public let topic: String
+    public let partition: Int32
+    /// -1 when no input record produced the output (a session finished by its idle timeout).
+    public let offset: Int64
+    public let key: [UInt8]?
+    public let value: [UInt8]?
+
+    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A message the broker refused (or librdkafka gave up on), with everything needed to produce
+/// it again or to dead-letter the input it was produced for.
+public struct DeliveryFailure: Sendable {
+    public let topic: String
+    /// The partition it was produced to explicitly; nil when partitioned by key.
+    public let partition: Int32?
+    public let key: [UInt8]?
+    public let value: [UInt8]
+    public let error: KafkaError
+    public let origin: OutputOrigin?
+    /// What the producer's user said this message is (kept from ``KafkaProducer/produce``).
+    public let tag: Int
+
+    /// Whether the broker refused the message for good (size, authorization, an invalid
+    /// record or topic): producing it again cannot succeed. Anything else (timeouts, leader
+    /// changes, a broker down past librdkafka's retries) is worth producing again.
+    public var isPermanent: Bool { KafkaError.isPermanentDeliveryError(error.code) }
+}
+
+/// One produced message's delivery context, handed to librdkafka as the message opaque.
+///
+/// - Important: ownership. ``KafkaProducer/produce(topic:key:value:tracker:partition:origin:tag:)``
+///   passes it retained (`passRetained`) and exactly one of two places releases it: the
+///   delivery-report callback (`takeRetainedValue`), or the produce call itself when librdkafka
+///   refuses the message synchronously. It keeps its tracker alive until then.
+final class DeliveryReceipt {
+    let tracker: DeliveryTracker
+    let origin: OutputOrigin?
+    let partition: Int32?
+    let tag: Int
+
+    init(tracker: DeliveryTracker, origin: OutputOrigin?, partition: Int32?, tag: Int) {
+        self.tracker = tracker
+        self.origin = origin
+        self.partition = partition
+        self.tag = tag
     }
 }

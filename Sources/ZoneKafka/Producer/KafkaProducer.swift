@@ -42,35 +42,42 @@ public final class KafkaProducer: @unchecked Sendable {
         }
     }
 
-    /// Queues one record (copied), partitioned by key. Waits while librdkafka's queue is full.
+    /// Queues one record (copied), partitioned by key unless `partition` is given. Waits while
+    /// librdkafka's queue is full. `origin` and `tag` come back in a ``DeliveryFailure`` if the
+    /// record is refused; a record refused here (too large, unknown topic) throws instead.
     public func produce(
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil
+        partition: Int32? = nil, origin: OutputOrigin? = nil, tag: Int = 0
     ) throws(KafkaError) {
         guard let handle = topicHandle(topic) else {
             throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic)")
         }
-        let opaque = tracker.map { Unmanaged.passUnretained($0).toOpaque() }
+        let receipt = tracker.map {
+            Unmanaged.passRetained(DeliveryReceipt(tracker: $0, origin: origin, partition: partition, tag: tag))
+        }
         tracker?.willProduce()
         while true {
             let result = rd_kafka_produce(
                 handle, partition ?? RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
                 UnsafeMutableRawPointer(mutating: value?.baseAddress), value?.count ?? 0,
-                key?.baseAddress, key?.count ?? 0, opaque)
+                key?.baseAddress, key?.count ?? 0, receipt?.toOpaque())
             if result == 0 { return }
             let error = rd_kafka_last_error()
             if error == RD_KAFKA_RESP_ERR__QUEUE_FULL {
                 rd_kafka_poll(client.handle, 10)
                 continue
             }
+            // Refused before it was queued: no delivery report will come, so release it here.
+            receipt?.release()
             tracker?.cancelled()
-            throw KafkaError(error, operation: "producing to \(topic)")
+            throw KafkaError(error, operation: "producing \(value?.count ?? 0) bytes to \(topic)")
         }
     }
 
     /// Convenience for byte arrays.
     public func produce(
-        topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil
+        topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil,
+        origin: OutputOrigin? = nil, tag: Int = 0
     ) throws(KafkaError) {
         let keyCopy = key ?? []
         let valueCopy = value ?? []
@@ -79,7 +86,7 @@ public final class KafkaProducer: @unchecked Sendable {
                 Result { () throws(KafkaError) in
                     try produce(
                         topic: topic, key: key == nil ? nil : keyBuffer, value: value == nil ? nil : valueBuffer,
-                        tracker: tracker, partition: partition)
+                        tracker: tracker, partition: partition, origin: origin, tag: tag)
                 }
             }
         }
@@ -101,11 +108,25 @@ public final class KafkaProducer: @unchecked Sendable {
     public func partitionCount(topic: String) throws(KafkaError) -> Int { try client.partitionCount(topic: topic) }
 }
 
+/// Counts each delivery in its message's tracker; a refused message is copied into a
+/// ``DeliveryFailure`` (the payload is only valid during this call).
 private func deliveryReportCallback(
     _ handle: OpaquePointer?, _ message: UnsafePointer<rd_kafka_message_t>?, _ opaque: UnsafeMutableRawPointer?
 ) {
-    guard let message, let tracker = message.pointee._private else { return }
+    guard let message, let opaque = message.pointee._private else { return }
+    let receipt = Unmanaged<DeliveryReceipt>.fromOpaque(opaque).takeRetainedValue()
     let error = message.pointee.err
-    Unmanaged<DeliveryTracker>.fromOpaque(tracker).takeUnretainedValue().reported(
-        error: error == RD_KAFKA_RESP_ERR_NO_ERROR ? nil : String(cString: rd_kafka_err2str(error)))
+    guard error != RD_KAFKA_RESP_ERR_NO_ERROR else { return receipt.tracker.reported(failure: nil) }
+    let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
+    func bytes(_ pointer: UnsafeMutableRawPointer?, _ count: Int) -> [UInt8]? {
+        guard let pointer else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+    let failure = DeliveryFailure(
+        topic: topic, partition: receipt.partition,
+        key: bytes(message.pointee.key, message.pointee.key_len),
+        value: bytes(message.pointee.payload, message.pointee.len) ?? [],
+        error: KafkaError(error, operation: "delivering \(message.pointee.len) bytes to \(topic)"),
+        origin: receipt.origin, tag: receipt.tag)
+    receipt.tracker.reported(failure: failure)
 }

@@ -23,6 +23,12 @@ public final class ProcessorMetrics: Sendable {
     public let restoreMicroseconds = Atomic<Int>(0)
     /// Partitions assigned to this instance whose state is still being restored.
     public let partitionsRestoring = Atomic<Int>(0)
+    /// Outputs produced again after librdkafka gave up on them with a retriable error.
+    public let outputsRetried = Atomic<Int>(0)
+    /// Outputs the broker refused for good (their inputs are dead-lettered as `output_rejected`).
+    public let outputsRejected = Atomic<Int>(0)
+    /// Dead letters the broker refused for good even in their minimal form: logged, then gone.
+    public let deadLettersRefused = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = Mutex<[DeadLetterReason: Int]>([:])
     private let exported: Exported
@@ -58,6 +64,21 @@ public final class ProcessorMetrics: Sendable {
         deadLettersByReason.withLock { $0[reason, default: 0] += 1 }
         exported.deadLetters.increment()
         exported.deadLettersByReason[reason]?.increment()
+    }
+
+    func countOutputRetried() {
+        outputsRetried.add(1, ordering: .relaxed)
+        exported.outputsRetried.increment()
+    }
+
+    func countOutputRejected() {
+        outputsRejected.add(1, ordering: .relaxed)
+        exported.outputsRejected.increment()
+    }
+
+    func countDeadLetterRefused() {
+        deadLettersRefused.add(1, ordering: .relaxed)
+        exported.deadLettersRefused.increment()
     }
 
     func countSampleQuality(_ quality: SampleQuality) {
@@ -124,6 +145,9 @@ extension ProcessorMetrics {
         let changelogRecords: Counter
         let sessionsRestored: Counter
         let partitionsRestoring: Gauge
+        let outputsRetried: Counter
+        let outputsRejected: Counter
+        let deadLettersRefused: Counter
 
         init(factory: any MetricsFactory) {
             func counter(_ name: String, _ dimensions: [(String, String)] = []) -> Counter {
@@ -146,6 +170,9 @@ extension ProcessorMetrics {
             changelogRecords = counter("zonestream_changelog_records_total")
             sessionsRestored = counter("zonestream_sessions_restored_total")
             partitionsRestoring = Gauge(label: "zonestream_partitions_restoring", dimensions: [], factory: factory)
+            outputsRetried = counter("zonestream_outputs_retried_total")
+            outputsRejected = counter("zonestream_outputs_rejected_total")
+            deadLettersRefused = counter("zonestream_dead_letters_refused_total")
         }
     }
 }

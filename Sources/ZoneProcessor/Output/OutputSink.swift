@@ -1,18 +1,34 @@
 import Foundation
+import Logging
 import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
 
 /// Encodes what the engine produces and hands it to the producer; one per worker.
-/// Dead letters carry the input record being processed, set in ``current``.
+/// Dead letters carry the input record being processed, set with ``begin(topic:partition:offset:key:value:)``.
+///
+/// Every output carries its input (an ``OutputOrigin``), so an output the broker refuses for
+/// good is answered with a dead letter of that input (`output_rejected`) rather than a stop:
+/// see ``resolve(_:into:)``. Nothing here throws; no record stops the worker.
 struct OutputSink: SessionEventSink {
     /// The input record being processed; its buffers are valid only during that processing.
     struct CurrentRecord {
         var topic: String
         var partition: Int32
+        /// -1 while no input record is being processed (idle timeouts).
         var offset: Int64
         var key: UnsafeRawBufferPointer?
         var value: UnsafeRawBufferPointer?
+    }
+
+    /// What an output is, carried through librdkafka as the message tag.
+    enum OutputKind: Int {
+        /// A zone change or a finished workout: refused for good, its input is dead-lettered.
+        case output = 0
+        /// A dead letter: refused for good, it is sent again without the input's bytes.
+        case deadLetter = 1
+        /// A dead letter without the input's bytes: refused too, it is logged and counted.
+        case minimalDeadLetter = 2
     }
 
     let producer: KafkaProducer
@@ -21,65 +37,181 @@ struct OutputSink: SessionEventSink {
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
     let budget: SessionBudget
-    var current = CurrentRecord(topic: "", partition: 0, offset: 0)
+    let logger: Logger
+    private(set) var current = CurrentRecord(topic: "", partition: 0, offset: -1)
+    /// The current record copied for its outputs, made on its first output.
+    private var currentOrigin: OutputOrigin?
     /// Zone changes are the frequent output: written without jansson or allocation.
     var zoneChangeWriter = ZoneChangeWriter()
     /// Outputs counted locally and published to ``metrics`` once per batch (no shared
     /// cache line written per record).
     var zoneChangeCount = 0
-    /// The first produce failure; the worker stops on it (nothing after it may be committed).
-    var failure: KafkaError?
+
+    init(
+        producer: KafkaProducer, topics: Topics, tracker: DeliveryTracker, metrics: ProcessorMetrics,
+        budget: SessionBudget, logger: Logger
+    ) {
+        self.producer = producer
+        self.topics = topics
+        self.tracker = tracker
+        self.metrics = metrics
+        self.budget = budget
+        self.logger = logger
+        current.topic = topics.workoutEvents
+    }
+
+    /// Starts processing one input record (its buffers must stay valid until the next call).
+    mutating func begin(partition: Int32, offset: Int64, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?) {
+        current.partition = partition
+        current.offset = offset
+        current.key = key
+        current.value = value
+        currentOrigin = nil
+    }
+
+    /// Starts work that no input record causes (idle timeouts) in `partition`.
+    mutating func beginWithoutRecord(partition: Int32) {
+        begin(partition: partition, offset: -1, key: nil, value: nil)
+    }
+
+    /// The input of the outputs produced now; for work without a record, `session` stands in.
+    private mutating func origin(session: String) -> OutputOrigin {
+        if let currentOrigin { return currentOrigin }
+        let made = current.offset < 0
+            ? OutputOrigin(topic: current.topic, partition: current.partition, offset: -1, key: Array(session.utf8), value: nil)
+            : OutputOrigin(
+                topic: current.topic, partition: current.partition, offset: current.offset,
+                key: current.key.map { Array($0) }, value: current.value.map { Array($0) })
+        currentOrigin = made
+        return made
+    }
 
     mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
         guard let configuration = session.configuration(for: change.quantity) else { return }
         let value = zoneChangeWriter.write(change, session: session.id, person: session.person, configuration: configuration)
+        let origin = origin(session: session.id)
         var id = session.id
         id.withUTF8 { key in
             value.withUnsafeBytes { value in
-                produce(topics.zoneChanges, key: UnsafeRawBufferPointer(key), value: value)
+                produceOutput(topics.zoneChanges, key: UnsafeRawBufferPointer(key), value: value, origin: origin)
             }
         }
         zoneChangeCount += 1
     }
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {
-        produce(topics.workoutsFinished, key: Array(summary.session.utf8), value: OutputEncoder.workoutFinished(summary))
+        let origin = origin(session: summary.session)
+        let value = OutputEncoder.workoutFinished(summary)
+        let key = Array(summary.session.utf8)
+        key.withUnsafeBytes { key in
+            value.withUnsafeBytes { value in
+                produceOutput(topics.workoutsFinished, key: key, value: value, origin: origin)
+            }
+        }
         metrics.countWorkoutFinished()
         budget.release(1)
     }
 
     mutating func admitSession(_ id: String) -> Bool { budget.tryAdmit() }
 
-    /// Writes one changelog record (a nil value is a tombstone) to the input's partition.
-    mutating func changelog(key: String, value: [UInt8]?, partition: Int32) {
-        do {
-            try producer.produce(topic: topics.changelog, key: Array(key.utf8), value: value, tracker: tracker, partition: partition)
-        } catch {
-            if failure == nil { failure = error }
-        }
-    }
-
     mutating func rejected(_ rejection: Rejection) {
         let record = OutputEncoder.deadLetter(
             rejection, topic: current.topic, partition: current.partition, offset: current.offset, key: current.key,
             value: current.value)
-        produce(topics.deadLetters, key: record.key, value: record.value)
+        produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker)
         metrics.countDeadLetter(rejection.reason)
     }
 
-    private mutating func produce(_ topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer) {
+    /// Produces one output of the current record; one refused at once is answered at once.
+    private mutating func produceOutput(
+        _ topic: String, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, origin: OutputOrigin
+    ) {
         do {
-            try producer.produce(topic: topic, key: key, value: value, tracker: tracker)
+            try producer.produce(
+                topic: topic, key: key, value: value, tracker: tracker, origin: origin, tag: OutputKind.output.rawValue)
         } catch {
-            if failure == nil { failure = error }
+            rejectOutput(topic: topic, size: value.count, error: error, origin: origin, into: tracker)
         }
     }
 
-    private mutating func produce(_ topic: String, key: [UInt8]?, value: [UInt8]) {
+    /// Dead-letters `origin` as `output_rejected`: the broker refused an output it produced.
+    private mutating func rejectOutput(
+        topic: String, size: Int, error: KafkaError, origin: OutputOrigin, into tracker: DeliveryTracker
+    ) {
+        metrics.countOutputRejected()
+        let detail = "\(topic) refused a \(size)-byte record: \(error.message) (code \(error.code))"
+        logger.warning("output refused; its input is dead-lettered", metadata: [
+            "topic": "\(topic)", "bytes": "\(size)", "error": "\(error.message)",
+            "input_partition": "\(origin.partition)", "input_offset": "\(origin.offset)"])
+        let record = OutputEncoder.deadLetter(
+            Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
+            key: origin.key, value: origin.value)
+        produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker, origin: origin)
+        metrics.countDeadLetter(.outputRejected)
+    }
+
+    private mutating func produceDeadLetter(
+        key: [UInt8]?, value: [UInt8], kind: OutputKind, into tracker: DeliveryTracker, origin: OutputOrigin? = nil
+    ) {
+        let origin = origin ?? self.origin(session: "")
         do {
-            try producer.produce(topic: topic, key: key, value: value, tracker: tracker)
+            try producer.produce(
+                topic: topics.deadLetters, key: key, value: value, tracker: tracker, origin: origin, tag: kind.rawValue)
         } catch {
-            if failure == nil { failure = error }
+            deadLetterRefused(kind: kind, key: key, size: value.count, error: error, origin: origin, into: tracker)
+        }
+    }
+
+    /// A dead letter was refused for good: sent again without the input's bytes, and when that
+    /// is refused too, logged with the input's coordinates (the input stays in its topic).
+    private mutating func deadLetterRefused(
+        kind: OutputKind, key: [UInt8]?, size: Int, error: KafkaError, origin: OutputOrigin, into tracker: DeliveryTracker
+    ) {
+        guard kind == .deadLetter else {
+            metrics.countDeadLetterRefused()
+            logger.error("dead letter refused; the input stays at its offset", metadata: [
+                "topic": "\(origin.topic)", "partition": "\(origin.partition)", "offset": "\(origin.offset)",
+                "dead_letter_topic": "\(topics.deadLetters)", "error": "\(error.message)"])
+            return
+        }
+        let detail = "the dead letter of this record (\(size) bytes) was refused by \(topics.deadLetters): "
+            + "\(error.message) (code \(error.code)); the record is at its topic, partition and offset"
+        let minimal = OutputEncoder.deadLetter(
+            Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
+            key: [UInt8]?.none, value: nil)
+        produceDeadLetter(key: key, value: minimal.value, kind: .minimalDeadLetter, into: tracker, origin: origin)
+    }
+
+    /// Answers a message the broker refused, into the tracker of the epoch it belongs to:
+    /// retriable errors produce it again; a refused output dead-letters its input as
+    /// `output_rejected`; a refused dead letter is sent again in its minimal form.
+    mutating func resolve(_ failure: DeliveryFailure, into tracker: DeliveryTracker) {
+        guard failure.isPermanent else {
+            metrics.countOutputRetried()
+            logger.warning("output not delivered; producing it again", metadata: [
+                "topic": "\(failure.topic)", "error": "\(failure.error.message)"])
+            do {
+                try producer.produce(
+                    topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
+                    partition: failure.partition, origin: failure.origin, tag: failure.tag)
+            } catch {
+                // Refused before it was queued (e.g. a fatal producer state): answered as refused.
+                refusedForGood(failure, error: error, into: tracker)
+            }
+            return
+        }
+        refusedForGood(failure, error: failure.error, into: tracker)
+    }
+
+    private mutating func refusedForGood(_ failure: DeliveryFailure, error: KafkaError, into tracker: DeliveryTracker) {
+        let origin = failure.origin
+            ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
+        switch OutputKind(rawValue: failure.tag) ?? .output {
+        case .output:
+            rejectOutput(topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
+        case let kind:
+            deadLetterRefused(
+                kind: kind, key: failure.key, size: failure.value.count, error: error, origin: origin, into: tracker)
         }
     }
 }

@@ -16,8 +16,18 @@ extension WorkerLoop {
     /// Commits the open transaction with the offsets applied so far and opens the next. On a
     /// failure the worker stops: the instance's uncommitted work is discarded with the
     /// transaction, and a restart restores the committed state from the changelog.
-    mutating func commitTransaction() {
+    mutating func commitTransaction(changelog: [ChangelogWrite]) {
         guard let producer = transactions, !failed else { return }
+        for write in changelog {
+            do {
+                try producer.produce(
+                    topic: context.configuration.topics.changelog, key: Array(write.key.utf8), value: write.value,
+                    tracker: sink.tracker, partition: write.partition)
+            } catch {
+                return fail("writing the changelog failed: \(error)")
+            }
+        }
+        context.metrics.countChangelogRecords(changelog.count)
         let topic = context.configuration.topics.workoutEvents
         var offsets: [TopicPartition] = []
         for (partition, state) in partitions where state.hasUncommittedProgress {

@@ -18,9 +18,10 @@ struct WorkerLoop {
     var nextExpiryMs: Int64
     /// The wall clock read once per batch (idle timeouts need seconds, not nanoseconds).
     var batchWallMs: Int64 = 0
-    /// Sealed commit epochs, oldest first: the offsets applied when the epoch was sealed and
-    /// the tracker of the outputs produced in it. Committed in order once delivered.
-    var sealedEpochs: [(tracker: DeliveryTracker, offsets: [Int32: Int64])] = []
+    /// Sealed commit epochs, oldest first, on their way to being committed (WorkerLoop+Commits).
+    var sealedEpochs: [CommitEpoch] = []
+    /// Partitions whose changelog lost a write: their next epoch rewrites all their state.
+    var changelogRewrites: Set<Int32> = []
     /// Offsets whose commit failed (e.g. during a rebalance): retried with the next commit.
     var unacknowledgedOffsets: [Int32: Int64] = [:]
     /// Counted locally, published once per batch.
@@ -51,8 +52,7 @@ struct WorkerLoop {
         transactions = producer !== context.producer ? producer : nil
         sink = OutputSink(
             producer: producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
-            metrics: context.metrics, budget: context.budget)
-        sink.current.topic = context.configuration.topics.workoutEvents
+            metrics: context.metrics, budget: context.budget, logger: context.logger)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
@@ -83,7 +83,7 @@ struct WorkerLoop {
                 sealEpoch()
                 nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
             }
-            commitDeliveredEpochs(waiting: false)
+            advanceEpochs(waiting: false)
             transactions?.pollDeliveryReports(timeoutMs: 0)
         }
     }
@@ -101,18 +101,19 @@ struct WorkerLoop {
                 updateLiveSessions()
             case .revoke(let revoked, let done):
                 sealEpoch()
-                commitDeliveredEpochs(waiting: true)
+                advanceEpochs(waiting: true)
                 for partition in revoked {
                     context.budget.release(partitions[partition]?.store.liveCount ?? 0)
                     partitions[partition] = nil
                     unacknowledgedOffsets[partition] = nil
+                    changelogRewrites.remove(partition)
                 }
                 unpublish(partitions: Set(revoked))
                 updateLiveSessions()
                 done.signal()
             case .stop(let done):
                 sealEpoch()
-                commitDeliveredEpochs(waiting: true)
+                advanceEpochs(waiting: true)
                 context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
                 partitions.removeAll()
                 unpublish(partitions: nil)
@@ -133,10 +134,7 @@ struct WorkerLoop {
         // A record delivered again (same partition and offset) changes nothing.
         guard offset >= partitions[partition]!.nextOffset else { return }
         recordsCounted += 1
-        sink.current.partition = partition
-        sink.current.offset = offset
-        sink.current.key = record.key
-        sink.current.value = record.value
+        sink.begin(partition: partition, offset: offset, key: record.key, value: record.value)
         let wallMs = batchWallMs
         switch decoder.decode(value: record.value, key: record.key) {
         case .success(let event):
@@ -148,7 +146,6 @@ struct WorkerLoop {
             sink.rejected(rejection)
         }
         partitions[partition]!.nextOffset = offset + 1
-        if let failure = sink.failure { fail("producing outputs failed: \(failure)") }
     }
 
     mutating func publishCounts() {
@@ -165,6 +162,7 @@ struct WorkerLoop {
 
     mutating func expireIdleSessions(now: Int64) {
         for partition in Array(partitions.keys) {
+            sink.beginWithoutRecord(partition: partition)
             partitions[partition]!.store.expire(wallMs: now, sink: &sink)
         }
         updateLiveSessions()
@@ -175,92 +173,6 @@ struct WorkerLoop {
         let live = partitions.values.reduce(0) { $0 + $1.store.liveCount }
         worker.liveSessions.store(live, ordering: .relaxed)
         liveSessionsGauge.record(live)
-    }
-
-    /// Ends the current commit epoch: remembers the offsets applied so far with the tracker of
-    /// the outputs they produced, and starts a new tracker. Processing goes on meanwhile.
-    mutating func sealEpoch() {
-        writeChangelog()
-        updateLiveSessions()
-        if transactions != nil { return commitTransaction() }
-        var offsets: [Int32: Int64] = [:]
-        for (partition, state) in partitions where state.hasUncommittedProgress { offsets[partition] = state.nextOffset }
-        guard !offsets.isEmpty else { return }
-        for partition in offsets.keys { partitions[partition]!.committedOffset = offsets[partition]! }
-        sealedEpochs.append((sink.tracker, offsets))
-        sink.tracker = DeliveryTracker()
-    }
-
-    /// Commits sealed epochs, oldest first, whose outputs are all delivered (at-least-once:
-    /// an input offset is committed only after everything it produced is acknowledged).
-    /// `waiting`: block until every sealed epoch is delivered (revocation, shutdown).
-    mutating func commitDeliveredEpochs(waiting: Bool) {
-        let deadline = WallClock.nowMs() + 60_000
-        while !failed, let epoch = sealedEpochs.first {
-            if epoch.tracker.inFlight > 0 {
-                guard waiting else { return }
-                if WallClock.nowMs() > deadline { return fail("outputs not delivered within 60 s; not committing") }
-                Thread.sleep(forTimeInterval: 0.001)
-                continue
-            }
-            if epoch.tracker.failedCount > 0 {
-                return fail("an output could not be delivered: \(epoch.tracker.lastError ?? "unknown")")
-            }
-            sealedEpochs.removeFirst()
-            unacknowledgedOffsets.merge(epoch.offsets) { max($0, $1) }
-            commitUnacknowledged()
-        }
-        // At a revocation or shutdown the offsets must reach Kafka: retry a failed commit briefly.
-        var attempts = 0
-        while waiting && !unacknowledgedOffsets.isEmpty && attempts < 20 {
-            attempts += 1
-            Thread.sleep(forTimeInterval: 0.1)
-            commitUnacknowledged()
-        }
-    }
-
-    /// Commits every delivered offset not yet acknowledged by Kafka; keeps them on failure.
-    mutating func commitUnacknowledged() {
-        guard !unacknowledgedOffsets.isEmpty else { return }
-        let topic = context.configuration.topics.workoutEvents
-        let offsets = unacknowledgedOffsets.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) }
-        let started = DispatchTime.now().uptimeNanoseconds
-        do {
-            try context.consumer.commit(offsets)
-            unacknowledgedOffsets.removeAll()
-            context.metrics.countCommit(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
-        } catch {
-            // Not fatal: retried with the next commit; if it never lands, the work is replayed
-            // (outputs repeat with identical content, which the contract allows).
-            context.logger.warning("commit failed; will retry", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Writes what changed in each partition since the last epoch to the changelog, in the
-    /// current epoch, so an offset is committed only once the state it produced is durable.
-    mutating func writeChangelog() {
-        var published = false
-        for partition in Array(partitions.keys) {
-            let changes = partitions[partition]!.store.drainChanges()
-            published = updateLiveViews(changes, partition: partition) || published
-            let state = partitions[partition]!
-            for (id, wallMs) in changes.finished {
-                sink.changelog(key: id, value: nil, partition: partition)
-                let marker = ChangelogRecord.encodeFinished(wallMs: wallMs, appliedThrough: state.appliedThrough(id))
-                sink.changelog(key: ChangelogRecord.finishedKey(id), value: marker, partition: partition)
-            }
-            for id in changes.forgotten {
-                sink.changelog(key: ChangelogRecord.finishedKey(id), value: nil, partition: partition)
-            }
-            for session in changes.updated {
-                let value = ChangelogRecord.encodeSession(session, appliedThrough: state.appliedThrough(session.id))
-                sink.changelog(key: session.id, value: value, partition: partition)
-            }
-            context.metrics.countChangelogRecords(
-                changes.finished.count * 2 + changes.forgotten.count + changes.updated.count)
-        }
-        if published { context.directory.publish(worker: worker.index, liveViews) }
-        if let failure = sink.failure { fail("writing the changelog failed: \(failure)") }
     }
 
     /// A newly assigned partition's state, restored from the changelog; nil (and the worker

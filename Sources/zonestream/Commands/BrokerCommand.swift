@@ -36,26 +36,48 @@ struct BrokerCommand: ParsableCommand {
 }
 
 extension BrokerCommand {
-    /// Failure injection for tests: lines `down N` and `up N` on standard input take mock
-    /// broker N down or bring it back. Reading stops at the end of input.
+    /// Failure injection for tests, as lines on standard input (reading stops at its end):
+    /// - `down N`, `up N`: take mock broker N down (connections closed) or bring it back;
+    /// - `leader TOPIC N PARTITIONS`: broker N leads partitions 0..<PARTITIONS of TOPIC;
+    /// - `errors N APIKEY COUNT CODE [RTT_MS]`: the next COUNT requests of that API key (0:
+    ///   Produce) reaching broker N fail with broker error CODE.
+    /// Each line is answered on standard error with `broker: ok <line>` or the error.
     static func readControlLines(cluster: MockCluster) {
         let thread = Thread {
             while let line = readLine() {
-                let words = line.split(separator: " ")
-                guard words.count == 2, let id = Int32(words[1]), words[0] == "up" || words[0] == "down" else {
-                    FileHandle.standardError.write(Data("broker: unknown control line '\(line)'\n".utf8))
-                    continue
-                }
                 do {
-                    try cluster.setBroker(id, up: words[0] == "up")
-                    FileHandle.standardError.write(Data("broker: \(id) \(words[0])\n".utf8))
+                    try apply(line.split(separator: " ").map(String.init), to: cluster)
+                    FileHandle.standardError.write(Data("broker: ok \(line)\n".utf8))
                 } catch {
-                    FileHandle.standardError.write(Data("broker: \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("broker: \(line): \(error)\n".utf8))
                 }
             }
         }
         thread.name = "zs-broker-control"
         thread.start()
+    }
+
+    private static func apply(_ words: [String], to cluster: MockCluster) throws {
+        func number(_ index: Int) throws -> Int32 {
+            guard index < words.count, let value = Int32(words[index]) else {
+                throw ValidationError("expected a number at word \(index + 1)")
+            }
+            return value
+        }
+        switch words.first {
+        case "up", "down":
+            try cluster.setBroker(try number(1), up: words[0] == "up")
+        case "leader" where words.count == 4:
+            for partition in 0..<(try number(3)) {
+                try cluster.setLeader(topic: words[1], partition: partition, broker: try number(2))
+            }
+        case "errors" where words.count >= 5:
+            try cluster.failNextRequests(
+                broker: try number(1), apiKey: Int16(try number(2)), count: Int(try number(3)), error: try number(4),
+                rttMs: words.count > 5 ? try number(5) : 0)
+        default:
+            throw ValidationError("unknown control line")
+        }
     }
 }
 

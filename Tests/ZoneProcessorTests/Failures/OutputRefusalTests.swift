@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import ZoneKafka
+import ZoneProcessor
+import ZoneSimulation
+
+/// Outputs the broker refuses, injected through the mock cluster's error stacks
+/// (`rd_kafka_mock_broker_push_request_error_rtts`): the output topic under test is led by
+/// broker 2 and every other topic by broker 1, so only that topic's Produce requests fail.
+@Suite(.serialized, .timeLimit(.minutes(4)))
+struct OutputRefusalTests {
+    static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq", "zonestream-changelog"]
+    static let produceAPI = 0
+    static let notLeader = 6, requestTimedOut = 7, messageTooLarge = 10, topicAuthorizationFailed = 29
+
+    /// A two-broker embedded cluster where broker 2 leads only `isolated`.
+    static func broker(isolating isolated: String, partitions: Int = 2) throws -> BrokerProcess {
+        let broker = try BrokerProcess(partitions: partitions, extraArguments: ["--brokers", "2"])
+        for topic in topics {
+            #expect(broker.control("leader \(topic) \(topic == isolated ? 2 : 1) \(partitions)"), "leader of \(topic)")
+        }
+        return broker
+    }
+
+    static func session(_ id: String, start: Int, heartRates: [Int]) -> [(String, [UInt8])] {
+        var events = [#"{"type":"session_start","session":"\#(id)","ts":\#(start),"person":"p-\#(id)"}"#]
+        for (index, value) in heartRates.enumerated() {
+            events.append(#"{"type":"sample","session":"\#(id)","ts":\#(start + index * 1000),"quantity":"heart_rate","value":\#(value)}"#)
+        }
+        events.append(#"{"type":"session_end","session":"\#(id)","ts":\#(start + heartRates.count * 1000)}"#)
+        return events.map { (id, Array($0.utf8)) }
+    }
+
+    static func object(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// Permanent refusals of `workouts-finished` (message too large, not authorized): the
+    /// `session_end` that produced each refused summary is dead-lettered as `output_rejected`
+    /// with the topic, size and error; the processor and the partition go on, and the sessions
+    /// after it finish normally. (After an authorization failure librdkafka fails the topic's
+    /// messages at once until its next metadata refresh, so sessions go on being refused for
+    /// up to `topic.metadata.refresh.interval.ms`, set short here; each is answered the same way.)
+    @Test func permanentlyRefusedOutputsDeadLetterTheirInputAndTheProcessorGoesOn() throws {
+        let broker = try Self.broker(isolating: "workouts-finished")
+        defer { broker.stop() }
+        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "refused", workers: 1)
+        configuration.kafka.properties["topic.metadata.refresh.interval.ms"] = "1000"
+        let running = try RunningProcessor(configuration: configuration)
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq", "workout-events"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        #expect(broker.control("errors 2 \(Self.produceAPI) 1 \(Self.messageTooLarge)"))
+        #expect(broker.control("errors 2 \(Self.produceAPI) 1 \(Self.topicAuthorizationFailed)"))
+
+        // One session at a time, each waited for: the two injected errors meet the first two.
+        var outcomes: [String] = []
+        for index in 0..<30 where outcomes.suffix(3) != ["finished", "finished", "finished"] {
+            let id = "refused-\(index)"
+            for (key, value) in Self.session(id, start: 1_000_000, heartRates: [100, 150, 170]) {
+                try input.send("workout-events", key: key, value: value)
+            }
+            try input.flush()
+            let answered = collector.wait(seconds: 30) { collector in
+                collector.records("workouts-finished").contains { $0.key == id }
+                    || collector.records("zonestream-dlq").contains { $0.key == id && $0.value.contains("output_rejected") }
+            }
+            #expect(answered, "\(id) finished or dead-lettered")
+            let finished = collector.records("workouts-finished").contains { $0.key == id }
+            let rejected = collector.records("zonestream-dlq").filter { $0.key == id && $0.value.contains("output_rejected") }
+            #expect(!(finished && !rejected.isEmpty), "\(id): finished and dead-lettered")
+            outcomes.append(finished ? "finished" : rejected.isEmpty ? "nothing" : "output_rejected")
+            if let letter = rejected.first {
+                let record = Self.object(letter.value)
+                #expect(record["reason"] as? String == "output_rejected")
+                let detail = record["detail"] as? String ?? ""
+                #expect(detail.contains("workouts-finished refused a "), "\(detail)")
+                #expect(detail.contains(index == 0 ? "too large" : "uthoriz"), "\(detail)")
+                #expect(detail.contains(" bytes") || detail.contains("-byte"), "\(detail)")
+                // The input is the session_end: its value, at its offset of workout-events.
+                let inputs = collector.records("workout-events").filter { $0.key == id }
+                let end = try #require(inputs.last)
+                let value = String(decoding: Data(base64Encoded: record["value_base64"] as? String ?? "") ?? Data(), as: UTF8.self)
+                #expect(value == end.value)
+                #expect(record["partition"] as? Int == Int(end.partition))
+            }
+        }
+        #expect(Array(outcomes.prefix(2)) == ["output_rejected", "output_rejected"], "\(outcomes)")
+        #expect(outcomes.suffix(3) == ["finished", "finished", "finished"], "sessions flow again: \(outcomes)")
+        let firstFinished = outcomes.firstIndex(of: "finished") ?? outcomes.count
+        #expect(!outcomes[firstFinished...].contains("output_rejected"), "\(outcomes)")
+        #expect(!outcomes.contains("nothing"))
+        let rejectedCount = outcomes.filter { $0 == "output_rejected" }.count
+        #expect(running.processor.metrics.outputsRejected.load(ordering: .relaxed) == rejectedCount)
+        #expect(running.processor.metrics.deadLetters(.outputRejected) == rejectedCount)
+        print("permanent refusals: \(outcomes)")
+        #expect(running.stop() == nil, "the processor never stopped")
+    }
+
+    /// Retriable refusals (not leader, request timed out) and outputs that time out in
+    /// librdkafka are produced again: the load generator's oracle sees every output.
+    @Test func transientlyRefusedOutputsAreRetriedAndNothingIsLost() throws {
+        let broker = try Self.broker(isolating: "zone-changes", partitions: 4)
+        defer { broker.stop() }
+        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "transient", workers: 2)
+        // Short enough that a delayed request outlives it: the processor then produces again.
+        configuration.kafka.properties["message.timeout.ms"] = "1500"
+        configuration.kafka.properties["request.timeout.ms"] = "1000"
+        let running = try RunningProcessor(configuration: configuration)
+        #expect(broker.control("errors 2 \(Self.produceAPI) 5 \(Self.notLeader)"))
+        #expect(broker.control("errors 2 \(Self.produceAPI) 3 \(Self.requestTimedOut) 2500"))
+        let loadgen = try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "30", "--session-seconds", "90",
+            "--rate", "3000", "--prefix", "transient", "--check", "--check-timeout-s", "120", "--profile-settle-ms", "300",
+        ])
+        #expect(loadgen.waitForExit(seconds: 180), "loadgen finished")
+        #expect(loadgen.process.terminationStatus == 0, "\(loadgen.output.suffix(1500))")
+        let retried = running.processor.metrics.outputsRetried.load(ordering: .relaxed)
+        #expect(retried > 0, "the delayed requests timed out in librdkafka and were produced again")
+        #expect(running.processor.metrics.outputsRejected.load(ordering: .relaxed) == 0)
+        #expect(running.stop() == nil)
+        print("transient refusals: \(retried) outputs produced again, loadgen --check passed")
+    }
+}
