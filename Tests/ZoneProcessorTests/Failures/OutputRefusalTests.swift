@@ -122,4 +122,51 @@ struct OutputRefusalTests {
         #expect(running.stop() == nil)
         print("transient refusals: \(retried) outputs produced again, loadgen --check passed")
     }
+
+    /// SIGKILL while a finished workout is still waiting for its delivery report (its Produce
+    /// request held 6 s by broker 2), after commit intervals have passed: the changelog has not
+    /// recorded the session as finished (it is written only after delivery), so the successor
+    /// replays the `session_end` and the workout is produced; nothing is lost.
+    @Test func aKillBeforeTheOutputIsDeliveredLosesNothing() throws {
+        let broker = try Self.broker(isolating: "workouts-finished", partitions: 1)
+        defer { broker.stop() }
+        let bootstrap = broker.bootstrapServers
+        let first = try FailureTests.assignedProcessor(bootstrap: bootstrap, group: "kill-before-delivery")
+        let collector = try OutputCollector(
+            bootstrap: bootstrap, topics: ["workouts-finished", "zone-changes", "zonestream-changelog", "zonestream-dlq"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: bootstrap)
+        #expect(broker.control("errors 2 \(Self.produceAPI) 1 \(Self.requestTimedOut) 6000"))
+        for (key, value) in Self.session("held", start: 2_000_000, heartRates: [100, 150, 170]) {
+            try input.send("workout-events", key: key, value: value)
+        }
+        // A later record of the same partition whose output is not held: once its zone change
+        // is out, the session_end before it has been applied and its epoch sealed.
+        let marker = #"{"type":"sample","session":"marker","ts":2000000,"quantity":"heart_rate","value":120}"#
+        try input.send("workout-events", key: "marker", value: Array(marker.utf8))
+        try input.flush()
+        #expect(collector.wait(seconds: 30) { $0.records("zone-changes").contains { $0.key == "marker" } })
+        // The old order wrote the finished session's tombstone within a commit interval (200
+        // ms): give it ten, and it must not come while the workout is undelivered.
+        let tombstoned = collector.wait(seconds: 2) {
+            $0.records("zonestream-changelog").contains { $0.key == "held" && $0.isTombstone }
+        }
+        #expect(!tombstoned, "the changelog recorded the session as finished before its workout was delivered")
+        #expect(!collector.records("workouts-finished").contains { $0.key == "held" }, "still held by the broker")
+        #expect(first.signal(SIGKILL), "SIGKILL")
+
+        let successor = try FailureTests.assignedProcessor(bootstrap: bootstrap, group: "kill-before-delivery")
+        #expect(collector.wait(seconds: 40) { $0.records("workouts-finished").contains { $0.key == "held" } },
+                "the successor produced the workout: \(successor.output.suffix(1500))")
+        let summary = Self.object(collector.records("workouts-finished").first { $0.key == "held" }?.value ?? "")
+        #expect(summary["end_reason"] as? String == "ended")
+        #expect(summary["duration_ms"] as? Int == 3000)
+        let statistics = (summary["statistics"] as? [String: Any])?["heart_rate"] as? [String: Any]
+        #expect(statistics?["samples"] as? Int == 3)
+        #expect(collector.wait(seconds: 20) {
+            $0.records("zonestream-changelog").contains { $0.key == "held" && $0.isTombstone }
+        }, "and recorded it as finished after delivery")
+        #expect(collector.records("zonestream-dlq").isEmpty)
+        #expect(successor.signal(SIGTERM, waitSeconds: 20))
+    }
 }
