@@ -16,12 +16,15 @@ struct BoardEventStream: Sendable {
     let settings: BoardSettings
     /// Only sessions whose id or person starts with this (one gym's screen on a shared instance).
     let prefix: String
+    /// Released when the stream ends.
+    let clients: BoardClients
 
     func response() -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-            body: ResponseBody { writer in
+            body: ResponseBody { [clients] writer in
+                defer { clients.close() }
                 var tracker = BoardChangeTracker()
                 // Tells EventSource to reconnect quickly after a restart of the instance.
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))

@@ -1,3 +1,4 @@
+import Synchronization
 public import Hummingbird
 public import Prometheus
 public import ZoneProcessor
@@ -18,6 +19,8 @@ public struct OperatorEndpoint: Sendable {
     public let processor: ZoneProcessor
     public let registry: PrometheusCollectorRegistry
     public let board: BoardSettings
+    /// Board streams open now, capped at ``BoardSettings/maxClients`` (each holds a snapshot).
+    let boardClients = BoardClients()
 
     public init(processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings()) {
         self.processor = processor
@@ -41,9 +44,14 @@ public struct OperatorEndpoint: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: BoardPage.html)))
         }
         router.get("board/events") { request, _ in
-            BoardEventStream(
+            guard boardClients.tryOpen(limit: board.maxClients) else {
+                return Self.json(
+                    .serviceUnavailable,
+                    #"{"error":"too many board streams open (http.max_board_clients = \#(board.maxClients))"}"#)
+            }
+            return BoardEventStream(
                 directory: processor.sessionDirectory, settings: board,
-                prefix: request.uri.queryParameters.get("prefix") ?? ""
+                prefix: request.uri.queryParameters.get("prefix") ?? "", clients: boardClients
             ).response()
         }
         return router
@@ -88,9 +96,27 @@ public struct BoardSettings: Sendable {
     /// The most tiles one board shows (the first by session id); a wall screen of a gym with
     /// hundreds of members fits well within the default.
     public var maxSessions = 2000
+    /// The most board streams open at once (`http.max_board_clients`); more are refused with
+    /// 503, so screens cannot grow the instance's memory without bound.
+    public var maxClients = 100
 
-    public init(updateInterval: Duration = .seconds(1), maxSessions: Int = 2000) {
+    public init(updateInterval: Duration = .seconds(1), maxSessions: Int = 2000, maxClients: Int = 100) {
         self.updateInterval = updateInterval
         self.maxSessions = maxSessions
+        self.maxClients = maxClients
     }
+}
+
+/// Counts the open board streams.
+final class BoardClients: Sendable {
+    private let open = Atomic<Int>(0)
+
+    /// Opens one stream unless `limit` are open already.
+    func tryOpen(limit: Int) -> Bool {
+        if open.add(1, ordering: .relaxed).newValue <= limit { return true }
+        open.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func close() { open.subtract(1, ordering: .relaxed) }
 }

@@ -59,6 +59,7 @@ extension ProcessorConfiguration {
         configuration.workers = workers
         configuration.commitIntervalMs = 200
         configuration.profilesCatchUpMs = 10_000
+        configuration.createTopicPartitions = 0  // the embedded broker has its topics
         return configuration
     }
 }

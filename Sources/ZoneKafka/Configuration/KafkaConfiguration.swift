@@ -17,6 +17,12 @@ public struct KafkaConfiguration: Sendable {
         self.properties = properties
     }
 
+    /// Checks every property with librdkafka (unknown names, bad values) without creating a
+    /// client: settings are refused before anything starts.
+    public func validate() throws(KafkaError) {
+        rd_kafka_conf_destroy(try makeNativeConfiguration(defaults: [:]))
+    }
+
     /// Builds an `rd_kafka_conf_t` with `defaults` (the component's own settings) below
     /// the typed and raw settings. The caller owns the result until it passes it to rd_kafka_new.
     func makeNativeConfiguration(defaults: [String: String]) throws(KafkaError) -> OpaquePointer {
@@ -31,7 +37,7 @@ public struct KafkaConfiguration: Sendable {
             let result = rd_kafka_conf_set(conf, key, value, &errorText, errorText.count)
             guard result == RD_KAFKA_CONF_OK else {
                 rd_kafka_conf_destroy(conf)
-                let text = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                let text = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 throw KafkaError(message: text, operation: "setting \(key)")
             }
         }

@@ -30,8 +30,9 @@ public struct ProcessorConfiguration: Sendable {
     /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).
     public var profilesCatchUpMs = 30_000
     /// Create missing topics through the admin API at start, with this many partitions
-    /// (`create_topics.partitions`; 0: do not create).
-    public var createTopicPartitions = 0
+    /// (`create_topics.partitions`; 0: do not create, as on the embedded broker, which does not
+    /// answer CreateTopics).
+    public var createTopicPartitions = 8
     /// Replication factor of created topics (`create_topics.replication_factor`).
     public var createTopicReplication = 1
     /// Publish each live session's state to ``ZoneProcessor/sessionDirectory`` at every commit
@@ -39,11 +40,14 @@ public struct ProcessorConfiguration: Sendable {
     public var publishesLiveSessions = false
     /// How often librdkafka reports statistics, from which consumer lag is exported
     /// (`metrics.statistics_interval_ms`; 0: off).
-    public var statisticsIntervalMs = 0
+    public var statisticsIntervalMs = 5000
 
     public init(kafka: KafkaConfiguration) {
         self.kafka = kafka
     }
+
+    /// Every setting at its default: the one place the command line's defaults come from.
+    public static var defaults: ProcessorConfiguration { ProcessorConfiguration(kafka: KafkaConfiguration(bootstrapServers: "")) }
 }
 
 /// How outputs and input offsets are committed (docs/guarantees.md).

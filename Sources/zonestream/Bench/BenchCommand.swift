@@ -59,6 +59,7 @@ struct BenchCommand: ParsableCommand {
         // 3. ZoneStream end to end, at-least-once commits on.
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.groupID = "bench-zonestream"
+        configuration.createTopicPartitions = 0  // the embedded broker has its topics
         configuration.workers = workers
         let (rate, timeline) = try Self.throughput(configuration: configuration, records: records, logger: logger)
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))

@@ -47,6 +47,7 @@ struct DemoCommand: ParsableCommand {
 
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.commitIntervalMs = 500
+        configuration.createTopicPartitions = 0  // the embedded broker has its topics
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         let processorError = Mutex<String?>(nil)
         let processorThread = JoinableThread(name: "zs-demo-run") {

@@ -26,34 +26,38 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "No HTTP endpoint (same as --set http.enabled=false).")
     var noHTTP = false
 
+    @Flag(help: "Print the effective settings, each with where it came from, and exit.")
+    var printConfig = false
+
     func run() async throws {
         var options = settings
+        if let workers { options.overrides.append("workers=\(workers)") }
         if let httpPort { options.overrides.append("http.port=\(httpPort)") }
         if noHTTP { options.overrides.append("http.enabled=false") }
+        // Every setting is checked here, before anything starts.
         let loader = try options.load()
-        guard let format = Logs.Format(rawValue: loader.string("log_format")) else {
-            throw SettingsError(description: "log_format must be text or json, got '\(loader.string("log_format"))'")
-        }
-        let logger = Logs.bootstrap(level: loader.string("log_level"), format: format)
-        var bootstrap = loader.string("kafka.bootstrap_servers")
+        if printConfig { return print(loader.printout) }
+        var configuration = try loader.processorConfiguration(bootstrapServers: loader.string("kafka.bootstrap_servers"))
+        let httpEnabled = loader.boolean("http.enabled")
+        if httpEnabled { try PortCheck.requireFree(host: loader.string("http.host"), port: loader.integer("http.port")) }
+
+        let logger = Logs.bootstrap(level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
         var embedded: MockCluster?
-        if bootstrap.isEmpty {
-            let cluster = try EmbeddedBroker.start(brokers: 1, partitions: try loader.integer("embedded.partitions"))
-            bootstrap = cluster.bootstrapServers
+        if configuration.kafka.bootstrapServers.isEmpty {
+            let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
+            configuration.kafka.bootstrapServers = cluster.bootstrapServers
             embedded = cluster
-            logger.info("no Kafka configured: embedded broker started", metadata: ["bootstrap": "\(bootstrap)"])
+            logger.info("no Kafka configured: embedded broker started", metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
+            // The embedded broker has every topic already and does not answer CreateTopics.
+            configuration.createTopicPartitions = 0
         }
-        var configuration = try loader.processorConfiguration(bootstrapServers: bootstrap)
-        if let workers { configuration.workers = workers }
-        // The embedded broker has every topic already and does not answer CreateTopics.
-        if embedded != nil { configuration.createTopicPartitions = 0 }
 
         let registry = PrometheusCollectorRegistry()
         let processor = ZoneProcessor(
             configuration: configuration, logger: logger, metricsFactory: PrometheusMetricsFactory(registry: registry))
         var services: [any Service] = []
-        if try loader.boolean("http.enabled") {
-            services.append(try httpServer(loader: loader, processor: processor, registry: registry, logger: logger))
+        if httpEnabled {
+            services.append(httpServer(loader: loader, processor: processor, registry: registry, logger: logger))
         }
         services.append(ProcessorService(processor: processor))
         let group = ServiceGroup(
@@ -63,21 +67,26 @@ struct RunCommand: AsyncParsableCommand {
                           failureTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch where "\(error)".contains("bind(") {
+            throw SettingsError(description: PortCheck.bindFailure(
+                host: loader.string("http.host"), port: loader.integer("http.port"), error: "\(error)"))
+        }
         withExtendedLifetime(embedded) {}
     }
 
     private func httpServer(
         loader: SettingsLoader, processor: ZoneProcessor, registry: PrometheusCollectorRegistry, logger: Logger
-    ) throws -> some Service {
+    ) -> some Service {
         let board = BoardSettings(
-            updateInterval: .milliseconds(try loader.integer("http.board_interval_ms")),
-            maxSessions: try loader.integer("http.board_max_sessions"))
+            updateInterval: .milliseconds(loader.integer("http.board_interval_ms")),
+            maxSessions: loader.integer("http.board_max_sessions"), maxClients: loader.integer("http.max_board_clients"))
         let endpoint = OperatorEndpoint(processor: processor, registry: registry, board: board)
         let host = loader.string("http.host")
         return Application(
             router: endpoint.makeRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: try loader.integer("http.port"))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: loader.integer("http.port"))),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 logger.info(

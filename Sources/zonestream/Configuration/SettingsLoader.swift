@@ -4,70 +4,131 @@ import ZoneEngine
 import ZoneKafka
 import ZoneProcessor
 
-/// Why settings could not be loaded, with the key or file at fault.
+/// Why settings were refused: the key, the value, where it came from and what is allowed.
 struct SettingsError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Resolves settings from defaults, a YAML file, the environment and `--set` flags.
+/// The one settings model: defaults, a YAML file, the environment and `--set` flags, layered
+/// in that order, each value kept with where it came from, and every value checked (types,
+/// ranges, choices, unknown keys, librdkafka properties) before anything starts.
 struct SettingsLoader {
     private(set) var values: [String: String] = [:]
+    private(set) var sources: [String: SettingSource] = [:]
 
-    init(file: String?, environment: [String: String], overrides: [String]) throws {
-        for setting in SettingKey.all { values[setting.key] = setting.defaultValue }
-        if let file {
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            guard let root = try Yams.load(yaml: text) else { return }
-            flatten(root, prefix: "")
-        }
+    init(file: String?, environment: [String: String], overrides: [String]) throws(SettingsError) {
         for setting in SettingKey.all {
-            if let value = environment[setting.environmentName] { values[setting.key] = value }
+            values[setting.key] = setting.defaultValue
+            sources[setting.key] = .defaultValue
         }
-        for (name, value) in environment where name.hasPrefix("ZONESTREAM_KAFKA_PROPERTIES_") {
-            let property = name.dropFirst("ZONESTREAM_KAFKA_PROPERTIES_".count).lowercased()
-                .replacingOccurrences(of: "_", with: ".")
-            values[SettingKey.kafkaPropertyPrefix + property] = value
-        }
+        if let file { try readFile(file) }
+        try readEnvironment(environment)
         for override in overrides {
             guard let equals = override.firstIndex(of: "=") else {
                 throw SettingsError(description: "--set takes key=value, got '\(override)'")
             }
-            values[String(override[..<equals])] = String(override[override.index(after: equals)...])
+            let key = String(override[..<equals])
+            try set(key, String(override[override.index(after: equals)...]), from: .flag("--set \(override)"))
         }
-        let known = Set(SettingKey.all.map(\.key))
-        for key in values.keys where !known.contains(key) && !key.hasPrefix(SettingKey.kafkaPropertyPrefix) {
-            throw SettingsError(description: "unknown setting '\(key)' (see config/zonestream.yaml)")
+        try validate()
+    }
+
+    private mutating func set(_ key: String, _ value: String, from source: SettingSource) throws(SettingsError) {
+        guard SettingKey.byKey[key] != nil || (key.hasPrefix(SettingKey.kafkaPropertyPrefix) && key.count > SettingKey.kafkaPropertyPrefix.count) else {
+            throw SettingsError(description: "unknown setting '\(key)' (from \(source)); every setting is listed in config/zonestream.yaml")
+        }
+        values[key] = value
+        sources[key] = source
+    }
+
+    private mutating func readFile(_ path: String) throws(SettingsError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "does not exist"
+            throw SettingsError(description: "settings file '\(path)' \(reason) (--config)")
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw SettingsError(description: "settings file '\(path)' is not valid YAML: \(error)")
+        }
+        // An empty or comment-only file: every default stands, overrides still apply.
+        guard let root else { return }
+        guard case .mapping = root else {
+            throw SettingsError(description: "settings file '\(path)' must hold a mapping of settings (key: value)")
+        }
+        try flatten(root, prefix: "", path: path)
+    }
+
+    private mutating func flatten(_ node: Node, prefix: String, path: String) throws(SettingsError) {
+        let source = SettingSource.file(path: path, line: node.mark?.line)
+        switch node {
+        case .mapping(let mapping):
+            // `properties: {}` and the like: a mapping with nothing in it sets nothing.
+            for (key, value) in mapping {
+                guard let name = key.string else {
+                    throw SettingsError(description: "\(SettingSource.file(path: path, line: key.mark?.line)): a key must be text")
+                }
+                try flatten(value, prefix: prefix.isEmpty ? name : "\(prefix).\(name)", path: path)
+            }
+        case .sequence(let sequence):
+            try set(prefix, sequence.compactMap(\.string).joined(separator: ","), from: source)
+        case .scalar(let scalar):
+            let isNull = scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+            // `properties:` left empty is a group with nothing in it, not a value.
+            let isGroup = SettingKey.byKey[prefix] == nil
+                && (SettingKey.kafkaPropertyPrefix.hasPrefix(prefix + ".") || SettingKey.all.contains { $0.key.hasPrefix(prefix + ".") })
+            if isNull && isGroup { return }
+            try set(prefix, isNull ? "" : scalar.string, from: source)
+        case .alias:
+            throw SettingsError(description: "\(source): aliases are not supported in settings")
         }
     }
 
-    private mutating func flatten(_ node: Any, prefix: String) {
-        if let map = node as? [String: Any] {
-            for (key, value) in map { flatten(value, prefix: prefix.isEmpty ? key : "\(prefix).\(key)") }
-        } else if let list = node as? [Any] {
-            values[prefix] = list.map { "\($0)" }.joined(separator: ",")
-        } else if node is NSNull {
-            values[prefix] = ""
-        } else {
-            values[prefix] = "\(node)"
+    private mutating func readEnvironment(_ environment: [String: String]) throws(SettingsError) {
+        let byName = Dictionary(uniqueKeysWithValues: SettingKey.all.map { ($0.environmentName, $0.key) })
+        let propertyPrefix = "ZONESTREAM_KAFKA_PROPERTIES_"
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("ZONESTREAM_") {
+            if name.hasPrefix(propertyPrefix) {
+                let property = name.dropFirst(propertyPrefix.count).lowercased().replacingOccurrences(of: "_", with: ".")
+                try set(SettingKey.kafkaPropertyPrefix + property, value, from: .environment(name))
+            } else if let key = byName[name] {
+                try set(key, value, from: .environment(name))
+            } else {
+                throw SettingsError(description: "unknown setting in environment variable \(name); every setting is listed in config/zonestream.yaml")
+            }
+        }
+    }
+
+    /// Checks every value against its rule, the normalization models as zone boundaries and
+    /// the librdkafka properties with librdkafka itself.
+    private func validate() throws(SettingsError) {
+        for setting in SettingKey.all {
+            let value = string(setting.key)
+            guard setting.rule.accepts(value) else {
+                throw SettingsError(description: "setting '\(setting.key)' = '\(value)' (from \(sources[setting.key] ?? .defaultValue)) is not allowed: it must be \(setting.rule.allowed)")
+            }
+        }
+        for quantity in Quantity.allCases { _ = try normalization(quantity) }
+        do {
+            try KafkaConfiguration(bootstrapServers: "", properties: kafkaProperties).validate()
+        } catch {
+            let key = error.operation.replacingOccurrences(of: "setting ", with: "")
+            let source = sources[SettingKey.kafkaPropertyPrefix + key].map { " (from \($0))" } ?? ""
+            throw SettingsError(description: "librdkafka property '\(key)'\(source) is not allowed: \(error.message)")
         }
     }
 
     func string(_ key: String) -> String { values[key] ?? "" }
 
-    func integer(_ key: String) throws -> Int {
-        guard let value = Int(string(key).trimmingCharacters(in: .whitespaces)) else {
-            throw SettingsError(description: "setting '\(key)' must be a whole number, got '\(string(key))'")
-        }
-        return value
-    }
+    /// A validated whole number (every integer setting has passed its rule).
+    func integer(_ key: String) -> Int { Int(string(key).trimmingCharacters(in: .whitespaces)) ?? 0 }
 
-    func boolean(_ key: String) throws -> Bool {
-        switch string(key).trimmingCharacters(in: .whitespaces).lowercased() {
-        case "true", "yes", "on", "1": return true
-        case "false", "no", "off", "0": return false
-        default: throw SettingsError(description: "setting '\(key)' must be true or false, got '\(string(key))'")
-        }
-    }
+    /// A validated boolean.
+    func boolean(_ key: String) -> Bool { SettingRule.boolean(string(key).trimmingCharacters(in: .whitespaces)) ?? false }
 
     /// The librdkafka properties given under `kafka.properties.`.
     var kafkaProperties: [String: String] {
@@ -78,51 +139,53 @@ struct SettingsLoader {
         return properties
     }
 
-    func normalization(_ quantity: Quantity) throws -> ZoneConfiguration? {
-        let text = string("normalize.\(quantity.name).boundaries")
+    func normalization(_ quantity: Quantity) throws(SettingsError) -> ZoneConfiguration? {
+        let key = "normalize.\(quantity.name).boundaries"
+        let text = string(key)
         guard !text.isEmpty else { return nil }
-        let boundaries = try text.split(separator: ",").map { part -> Double in
-            guard let value = Double(part.trimmingCharacters(in: .whitespaces)) else {
-                throw SettingsError(description: "normalize.\(quantity.name).boundaries: '\(part)' is not a number")
-            }
-            return value
-        }
+        let boundaries = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         do {
             return try ZoneConfiguration.validated(quantity: quantity, source: .normalized, boundaries: boundaries)
         } catch {
-            throw SettingsError(description: "normalize.\(quantity.name).boundaries: \(error)")
+            throw SettingsError(description: "setting '\(key)' = '\(text)' (from \(sources[key] ?? .defaultValue)) is not allowed: \(error)")
         }
     }
 
+    /// The effective settings, one line each with where the value came from; secrets masked.
+    var printout: String {
+        values.keys.sorted().map { key in
+            let secret = ["password", "secret", "sasl.oauthbearer.config", "key.pem"].contains { key.contains($0) }
+            let value = secret && !string(key).isEmpty ? "********" : string(key)
+            return "\(key) = \(value)    # \(sources[key] ?? .defaultValue)"
+        }.joined(separator: "\n")
+    }
+
     /// The processor configuration these settings describe, for the given bootstrap servers.
-    func processorConfiguration(bootstrapServers: String) throws -> ProcessorConfiguration {
+    func processorConfiguration(bootstrapServers: String) throws(SettingsError) -> ProcessorConfiguration {
         var configuration = ProcessorConfiguration(
             kafka: KafkaConfiguration(
                 bootstrapServers: bootstrapServers, clientID: string("kafka.client_id"), properties: kafkaProperties))
         configuration.groupID = string("group_id")
-        configuration.workers = try integer("workers")
-        configuration.commitIntervalMs = try integer("commit_interval_ms")
-        configuration.batchSize = try integer("batch_size")
-        configuration.maxMessageBytes = try integer("max_message_bytes")
-        configuration.profilesCatchUpMs = try integer("profiles_catch_up_ms")
-        configuration.createTopicPartitions = try integer("create_topics.partitions")
-        configuration.createTopicReplication = try integer("create_topics.replication_factor")
+        configuration.workers = integer("workers")
+        configuration.commitIntervalMs = integer("commit_interval_ms")
+        configuration.batchSize = integer("batch_size")
+        configuration.maxMessageBytes = integer("max_message_bytes")
+        configuration.profilesCatchUpMs = integer("profiles_catch_up_ms")
+        configuration.createTopicPartitions = integer("create_topics.partitions")
+        configuration.createTopicReplication = integer("create_topics.replication_factor")
         configuration.engine = EngineSettings(
-            maxGapMs: Int64(try integer("max_gap_ms")),
-            zoneChangeMinDwellMs: Int64(try integer("zone_change_min_dwell_ms")),
+            maxGapMs: Int64(integer("max_gap_ms")),
+            zoneChangeMinDwellMs: Int64(integer("zone_change_min_dwell_ms")),
             normalization: PerQuantity(
                 heartRate: try normalization(.heartRate), cyclingPower: try normalization(.cyclingPower)),
-            idleTimeoutMs: Int64(try integer("idle_timeout_s")) * 1000,
-            finishedRetentionMs: Int64(try integer("finished_retention_s")) * 1000,
-            reorderWindowMs: Int64(try integer("reorder_window_ms")))
-        configuration.maxLiveSessions = try integer("max_live_sessions")
-        guard let guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) else {
-            throw SettingsError(description: "processing_guarantee must be at_least_once or exactly_once")
-        }
-        configuration.guarantee = guarantee
+            idleTimeoutMs: Int64(integer("idle_timeout_s")) * 1000,
+            finishedRetentionMs: Int64(integer("finished_retention_s")) * 1000,
+            reorderWindowMs: Int64(integer("reorder_window_ms")))
+        configuration.maxLiveSessions = integer("max_live_sessions")
+        configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
-        configuration.statisticsIntervalMs = try integer("metrics.statistics_interval_ms")
-        configuration.publishesLiveSessions = try boolean("http.enabled")
+        configuration.statisticsIntervalMs = integer("metrics.statistics_interval_ms")
+        configuration.publishesLiveSessions = boolean("http.enabled")
         var topics = Topics()
         topics.workoutEvents = string("topics.workout_events")
         topics.zoneProfiles = string("topics.zone_profiles")

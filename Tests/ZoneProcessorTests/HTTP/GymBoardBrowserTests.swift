@@ -7,7 +7,7 @@ import ZoneSimulation
 /// and zone as samples arrive, and go when a session ends.
 ///
 /// The processor logs as JSON here, so the test also checks that every log line is a JSON
-/// object with a level. `ZONESTREAM_BOARD_SCREENSHOT=docs/board.png` keeps the screenshot
+/// object with a level. `BOARD_SCREENSHOT_PATH=docs/board.png` keeps the screenshot
 /// (how docs/board.png is made).
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct GymBoardBrowserTests {
@@ -62,7 +62,7 @@ struct GymBoardBrowserTests {
 
         let png = try browser.screenshot()
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        if let path = ProcessInfo.processInfo.environment["ZONESTREAM_BOARD_SCREENSHOT"] {
+        if let path = ProcessInfo.processInfo.environment["BOARD_SCREENSHOT_PATH"] {
             try png.write(to: URL(fileURLWithPath: path))
         }
         #expect(processor.signal(SIGTERM))

@@ -1,0 +1,70 @@
+/// What values a setting accepts; checked for every setting before anything starts.
+enum SettingRule: Sendable {
+    /// Any text, empty included.
+    case text
+    /// Any text but the empty one.
+    case nonEmpty
+    /// A whole number in the range.
+    case integer(ClosedRange<Int>)
+    /// true/false (also yes/no, on/off, 1/0).
+    case boolean
+    /// One of these words.
+    case choice([String])
+    /// Empty, or 2 to 8 comma-separated numbers (checked further as zone boundaries).
+    case boundaries
+
+    /// What is allowed, for error messages and `--print-config`.
+    var allowed: String {
+        switch self {
+        case .text: "any text"
+        case .nonEmpty: "any text but the empty one"
+        case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .boolean: "true or false"
+        case .choice(let words): "one of " + words.joined(separator: ", ")
+        case .boundaries: "empty, or 2 to 8 increasing numbers > 0 separated by commas"
+        }
+    }
+
+    /// Whether `value` is allowed.
+    func accepts(_ value: String) -> Bool {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        switch self {
+        case .text: return true
+        case .nonEmpty: return !trimmed.isEmpty
+        case .integer(let range): return Int(trimmed).map(range.contains) ?? false
+        case .boolean: return Self.boolean(trimmed) != nil
+        case .choice(let words): return words.contains(trimmed)
+        case .boundaries:
+            guard !trimmed.isEmpty else { return true }
+            let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+            return (2...8).contains(parts.count) && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
+        }
+    }
+
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": true
+        case "false", "no", "off", "0": false
+        default: nil
+        }
+    }
+}
+
+/// Where a setting's value came from, named in errors and by `zonestream run --print-config`.
+enum SettingSource: Sendable, CustomStringConvertible {
+    case defaultValue
+    case file(path: String, line: Int?)
+    case environment(String)
+    case flag(String)
+
+    var description: String {
+        switch self {
+        case .defaultValue: "default"
+        case .file(let path, let line): line.map { "\(path):\($0)" } ?? path
+        case .environment(let name): "environment \(name)"
+        case .flag(let text): "flag \(text)"
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import ZoneSimulation
+
+/// `zonestream run` refuses a bad setting before anything starts, with a message naming the
+/// key, the value, where it came from and what is allowed; an empty settings file means
+/// "all defaults" and overrides still apply; `--print-config` tells where each value came from.
+@Suite(.timeLimit(.minutes(2)))
+struct SettingsValidationTests {
+    /// Runs the binary to its exit (at most 30 s) and returns its status and output.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = BrokerProcess.executable
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZONESTREAM_") }
+        inherited.merge(environment) { _, new in new }
+        process.environment = inherited
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("zs-settings-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    static func file(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("zs-settings-\(UUID().uuidString).yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    struct Refusal: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let environment: [String: String]
+        /// Every one of these is in the message.
+        let mentions: [String]
+        var description: String { "\(arguments) \(environment)" }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(arguments: ["--set", "workers=1000000000"], environment: [:], mentions: ["'workers'", "1000000000", "--set workers=1000000000", "1 to 64"]),
+        Refusal(arguments: ["--set", "workers=0"], environment: [:], mentions: ["'workers'", "'0'", "1 to 64"]),
+        Refusal(arguments: ["--set", "workers=-1"], environment: [:], mentions: ["'workers'", "'-1'"]),
+        Refusal(arguments: ["--set", "http.port=99999"], environment: [:], mentions: ["'http.port'", "99999", "0 to 65535"]),
+        Refusal(arguments: ["--set", "max_gap_ms=-5"], environment: [:], mentions: ["'max_gap_ms'", "-5"]),
+        Refusal(arguments: ["--set", "max_message_bytes=-1"], environment: [:], mentions: ["'max_message_bytes'", "-1"]),
+        Refusal(arguments: ["--set", "log_level=loud"], environment: [:], mentions: ["'log_level'", "loud", "trace, debug"]),
+        Refusal(arguments: ["--set", "processing_guarantee=maybe"], environment: [:], mentions: ["processing_guarantee", "exactly_once"]),
+        Refusal(arguments: [], environment: ["ZONESTREAM_WORKERS": "abc"], mentions: ["'workers'", "abc", "environment ZONESTREAM_WORKERS"]),
+        Refusal(arguments: [], environment: ["ZONESTREAM_WROKERS": "2"], mentions: ["ZONESTREAM_WROKERS", "unknown"]),
+        Refusal(arguments: ["--set", "wrokers=2"], environment: [:], mentions: ["'wrokers'", "unknown"]),
+        Refusal(arguments: ["--set", "kafka.properties.no.such.property=1"], environment: [:], mentions: ["no.such.property"]),
+        Refusal(arguments: ["--set", "normalize.heart_rate.boundaries=150,120"], environment: [:], mentions: ["normalize.heart_rate.boundaries", "150,120"]),
+        Refusal(arguments: ["--config", "/no/such/zonestream.yaml"], environment: [:], mentions: ["/no/such/zonestream.yaml", "does not exist"]),
+    ]
+
+    @Test(arguments: refusals)
+    func aBadSettingIsRefusedBeforeAnythingStarts(_ refusal: Refusal) throws {
+        let (status, output) = try Self.run(["run"] + refusal.arguments, environment: refusal.environment)
+        #expect(status != 0)
+        for mention in refusal.mentions { #expect(output.contains(mention), "\(mention) in: \(output)") }
+        #expect(!output.contains("embedded broker started") && !output.contains("listening"), "nothing started: \(output)")
+        #expect(!output.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func aBadValueInTheFileIsNamedByFileAndLine() throws {
+        let path = try Self.file("workers: 2\nhttp:\n  port: 70000\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try Self.run(["run", "--config", path])
+        #expect(status != 0)
+        #expect(output.contains("'http.port' = '70000' (from \(path):3)"), "\(output)")
+    }
+
+    @Test func anEmptyOrCommentOnlyFileMeansDefaultsAndOverridesStillApply() throws {
+        for text in ["", "# nothing here\n# at all\n"] {
+            let path = try Self.file(text)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (status, output) = try Self.run(
+                ["run", "--config", path, "--print-config", "--bootstrap-servers", "127.0.0.1:9", "--no-http", "--set", "batch_size=64"],
+                environment: ["ZONESTREAM_GROUP_ID": "from-env"])
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("kafka.bootstrap_servers = 127.0.0.1:9    # flag --set kafka.bootstrap_servers=127.0.0.1:9"))
+            #expect(output.contains("http.enabled = false    # flag --set http.enabled=false"))
+            #expect(output.contains("batch_size = 64    # flag --set batch_size=64"))
+            #expect(output.contains("group_id = from-env    # environment ZONESTREAM_GROUP_ID"))
+            #expect(output.contains("workers = 2    # default"))
+        }
+    }
+
+    @Test func secretsAreMaskedInThePrintout() throws {
+        let (status, output) = try Self.run(
+            ["run", "--print-config"], environment: ["ZONESTREAM_KAFKA_PROPERTIES_SASL_PASSWORD": "hunter2"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("kafka.properties.sasl.password = ********"))
+        #expect(!output.contains("hunter2"))
+    }
+
+    @Test func aBusyPortIsNamedWithTheSettingToChange() throws {
+        // Hold a port with a listening socket of our own, then ask zonestream for it.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        #expect(bound && listen(socket, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let (status, output) = try Self.run(["run", "--http-port", "\(port)", "--bootstrap-servers", "127.0.0.1:9"])
+        #expect(status != 0)
+        #expect(output.contains("127.0.0.1:\(port)") && output.contains("http.port"), "\(output)")
+        #expect(!output.contains("processor started"), "\(output)")
+    }
+}
