@@ -30,6 +30,10 @@ public final class KafkaConsumer: @unchecked Sendable {
         "enable.auto.offset.store": "false",
         "auto.offset.reset": "earliest",
         "enable.partition.eof": "false",
+        // Pre-fetched records per partition queue (ours are separate queues, so this applies
+        // per partition): 16 MB rather than librdkafka's 64 MB keeps memory bounded with many
+        // partitions, and still holds ~100k records.
+        "queued.max.messages.kbytes": "16384",
     ]
 
     /// `statistics`: called with librdkafka's statistics JSON every `statistics.interval.ms`

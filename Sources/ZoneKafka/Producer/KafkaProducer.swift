@@ -11,14 +11,15 @@ public final class KafkaProducer: @unchecked Sendable {
     private let topics = Mutex<[String: OpaquePointer]>([:])
 
     /// Idempotence (no duplicates or reordering from retries), all replicas acknowledge,
-    /// a short linger so records travel in batches.
+    /// a short linger so records travel in batches; at most 256 MB of undelivered records (a
+    /// producer then waits, which holds its worker back rather than growing memory).
     public static let defaultProperties: [String: String] = [
         "enable.idempotence": "true",
         "acks": "all",
         "linger.ms": "5",
         "batch.num.messages": "10000",
         "queue.buffering.max.messages": "1000000",
-        "queue.buffering.max.kbytes": "1048576",
+        "queue.buffering.max.kbytes": "262144",
         "compression.codec": "lz4",
     ]
 

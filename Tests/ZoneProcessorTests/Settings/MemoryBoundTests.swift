@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Memory is bounded by the settings: with every memory-sizing setting at the largest value
+/// allowed (64 workers, batches of 100,000, 64 embedded partitions per topic, 10 million live
+/// sessions allowed, 100,000 board tiles, 10,000 board streams, a 60 s reorder window), a
+/// gym's traffic keeps the process's peak RSS under the bound stated in docs/guarantees.md.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct MemoryBoundTests {
+    static let boundKilobytes = 512 * 1024
+
+    static func peakRSSKilobytes(pid: Int32) -> Int? {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    @Test func theLargestAllowedSettingsStayUnderTheStatedBound() throws {
+        let processor = try ZoneStreamProcess([
+            "run", "--http-port", "0", "--set", "workers=64", "--set", "batch_size=100000", "--set", "embedded.partitions=64",
+            "--set", "max_live_sessions=10000000", "--set", "http.board_max_sessions=100000",
+            "--set", "http.max_board_clients=10000", "--set", "reorder_window_ms=60000", "--set", "commit_interval_ms=200",
+        ])
+        #expect(processor.waitForOutput("partitions assigned", seconds: 60), "\(processor.output.suffix(800))")
+        let line = processor.output.split(separator: "\n").first { $0.contains("embedded broker started") } ?? ""
+        let bootstrap = line.split(separator: " ").first { $0.hasPrefix("bootstrap=") }.map { String($0.dropFirst(10)) } ?? ""
+        #expect(!bootstrap.isEmpty)
+        let loadgen = try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", bootstrap, "--members", "1000", "--session-seconds", "120", "--rate", "30000",
+            "--prefix", "memory", "--check", "--check-timeout-s", "90", "--profile-settle-ms", "300",
+        ])
+        #expect(loadgen.waitForExit(seconds: 150), "loadgen finished")
+        #expect(loadgen.process.terminationStatus == 0, "\(loadgen.output.suffix(800))")
+        let peak = try #require(Self.peakRSSKilobytes(pid: processor.pid))
+        #expect(peak < Self.boundKilobytes, "peak RSS \(peak / 1024) MB")
+        print("largest settings, 1000 members (~180k records): peak RSS \(peak / 1024) MB (bound \(Self.boundKilobytes / 1024) MB)")
+        #expect(processor.signal(SIGTERM, waitSeconds: 20))
+    }
+}
