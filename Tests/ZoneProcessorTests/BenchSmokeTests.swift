@@ -9,17 +9,9 @@ struct BenchSmokeTests {
     @Test func benchSmokeRunWritesResults() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = BrokerProcess.executable
-        process.arguments = ["bench", "--smoke", "--partitions", "4", "--output", directory.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(150)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            ["bench", "--smoke", "--partitions", "4", "--output", directory.path], seconds: 150)
+        #expect(status == 0, "\(output.suffix(1000))")
         let data = try Data(contentsOf: directory.appendingPathComponent("bench.json"))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((report["records"] as? Int) == 20_000)

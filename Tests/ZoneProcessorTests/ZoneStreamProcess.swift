@@ -8,7 +8,9 @@ final class ZoneStreamProcess: @unchecked Sendable {
     let process = Process()
     let logFile: URL
 
-    init(_ arguments: [String]) throws {
+    /// `environment`: variables to set on top of the test's own, less its `ZONESTREAM_*` ones
+    /// (which the command would read as settings).
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -17,7 +19,20 @@ final class ZoneStreamProcess: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZONESTREAM_") }
+        inherited.merge(environment) { _, new in new }
+        process.environment = inherited
         try process.run()
+    }
+
+    /// Runs a command to its exit (killed after `seconds`) and returns its status and output.
+    static func runToExit(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 30) throws
+        -> (status: Int32, output: String)
+    {
+        let child = try ZoneStreamProcess(arguments, environment: environment)
+        if !child.waitForExit(seconds: seconds) { child.signal(SIGKILL) }
+        child.process.waitUntilExit()
+        return (child.process.terminationStatus, child.output)
     }
 
     /// A processor instance in `group` against `bootstrap`, committing often, with a short

@@ -7,27 +7,8 @@ import ZoneSimulation
 /// "all defaults" and overrides still apply; `--print-config` tells where each value came from.
 @Suite(.timeLimit(.minutes(2)))
 struct SettingsValidationTests {
-    /// Runs the binary to its exit (at most 30 s) and returns its status and output.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = BrokerProcess.executable
-        process.arguments = arguments
-        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZONESTREAM_") }
-        inherited.merge(environment) { _, new in new }
-        process.environment = inherited
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("zs-settings-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        try ZoneStreamProcess.runToExit(arguments, environment: environment)
     }
 
     static func file(_ text: String) throws -> String {
