@@ -94,7 +94,7 @@ let package = Package(
             dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),

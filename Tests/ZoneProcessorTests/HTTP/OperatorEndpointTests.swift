@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import Logging
+import ServiceLifecycle
+import Synchronization
+import ZoneTestSupport
 import Prometheus
 import Testing
 import ZoneEngine
@@ -16,16 +19,13 @@ struct OperatorEndpointTests {
         // Never run: no partitions assigned, so not ready, while the process is up.
         let processor = ZoneProcessor(
             configuration: .forTest(bootstrap: "127.0.0.1:1"), logger: .init(label: "test"))
-        let app = Application(router: OperatorEndpoint(processor: processor, registry: PrometheusCollectorRegistry()).makeRouter())
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/health", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body) == #"{"status":"up"}"#)
-            }
-            try await client.execute(uri: "/ready", method: .get) { response in
-                #expect(response.status == .serviceUnavailable)
-                #expect(String(buffer: response.body).contains(#""ready":false"#))
-            }
+        try await Self.serving(OperatorEndpoint(processor: processor, registry: PrometheusCollectorRegistry())) { client in
+            let health = try client("/health")
+            #expect(health.status == 200)
+            #expect(health.body == #"{"status":"up"}"#)
+            let ready = try client("/ready")
+            #expect(ready.status == 503)
+            #expect(ready.body.contains(#""ready":false"#))
         }
     }
 
@@ -50,18 +50,16 @@ struct OperatorEndpointTests {
         try traffic.send("http-a", "{not json")
         try traffic.input.flush()
 
-        let app = Application(router: OperatorEndpoint(processor: running.processor, registry: registry).makeRouter())
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .ok) }
+        try await Self.serving(OperatorEndpoint(processor: running.processor, registry: registry)) { client in
+            #expect(try client("/ready").status == 200)
 
             // The session as the owning worker last published it.
-            let session = try await Self.poll { () async throws -> [String: Any]? in
-                try await client.execute(uri: "/sessions/http-a", method: .get) { response in
-                    guard response.status == .ok else { return nil }
-                    let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                    let heartRate = (json?["zone_groups"] as? [String: Any])?["heart_rate"] as? [String: Any]
-                    return heartRate?["samples"] as? Int == 4 ? json : nil
-                }
+            let session = try await Self.poll { () throws -> [String: Any]? in
+                let response = try client("/sessions/http-a")
+                guard response.status == 200 else { return nil }
+                let json = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
+                let heartRate = (json?["zone_groups"] as? [String: Any])?["heart_rate"] as? [String: Any]
+                return heartRate?["samples"] as? Int == 4 ? json : nil
             }
             let found = try #require(session, "session http-a never showed its 4 samples")
             #expect(found["person"] as? String == "maria")
@@ -72,18 +70,15 @@ struct OperatorEndpointTests {
             let durations = try #require(heartRate["zone_durations"] as? [[String: Any]]).map { $0["duration_ms"] as? Int }
             #expect(durations == [10_000, 0, 0, 5_000, 0])
 
-            try await client.execute(uri: "/sessions/nobody-here", method: .get) { response in
-                #expect(response.status == .notFound)
-                #expect(String(buffer: response.body) == #"{"error":"session is not live on this instance","session":"nobody-here"}"#)
-            }
+            let missing = try client("/sessions/nobody-here")
+            #expect(missing.status == 404)
+            #expect(missing.body == #"{"error":"session is not live on this instance","session":"nobody-here"}"#)
 
             // Metrics: what was sent, counted once; lag arrives with librdkafka's statistics.
-            let metrics = try await Self.poll { () async throws -> String? in
-                try await client.execute(uri: "/metrics", method: .get) { response in
-                    let text = String(buffer: response.body)
-                    return text.contains("zonestream_consumer_lag{") && Self.value(text, "zonestream_samples_in_total") == 6
-                        ? text : nil
-                }
+            let metrics = try await Self.poll { () throws -> String? in
+                let text = try client("/metrics").body
+                return text.contains("zonestream_consumer_lag{") && Self.value(text, "zonestream_samples_in_total") == 6
+                    ? text : nil
             }
             let text = try #require(metrics, "metrics never showed the 6 samples and consumer lag")
             #expect(Self.value(text, "zonestream_records_in_total") == 8)
@@ -98,17 +93,16 @@ struct OperatorEndpointTests {
             #expect((Self.value(text, "zonestream_commit_duration_seconds_count") ?? 0) >= 1)
             #expect(Self.value(text, "zonestream_partitions_restoring") == 0)
 
-            try await client.execute(uri: "/board", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
-                #expect(String(buffer: response.body).contains("new EventSource(\"board/events\""))
-            }
+            let board = try client("/board")
+            #expect(board.status == 200)
+            #expect(board.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(board.body.contains("new EventSource(\"board/events\""))
 
             // A finished session leaves the directory.
             try traffic.endSession("http-a", at: 20)
             try traffic.input.flush()
-            let gone = try await Self.poll { () async throws -> Bool? in
-                try await client.execute(uri: "/sessions/http-a", method: .get) { $0.status == .notFound ? true : nil }
+            let gone = try await Self.poll { () throws -> Bool? in
+                try client("/sessions/http-a").status == 404 ? true : nil
             }
             #expect(gone == true)
         }
@@ -135,8 +129,33 @@ struct OperatorEndpointTests {
         #expect(shown.map(\.state.session) == ["gym1/a"])
     }
 
+    /// Serves `endpoint` on 127.0.0.1 at a free port while `body` runs, with a GET function for
+    /// it; the server is shut down gracefully afterwards.
+    static func serving(
+        _ endpoint: OperatorEndpoint, _ body: (_ get: (String) throws -> LoopbackHTTPClient.Response) async throws -> Void
+    ) async throws {
+        let port = Mutex<Int?>(nil)
+        let logger = Logger(label: "test-http")
+        let app = Application(
+            router: endpoint.makeRouter(), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
+        let group = ServiceGroup(services: [app], logger: logger)
+        let server = Task { try await group.run() }
+        let bound = try await poll { port.withLock { $0 } }
+        do {
+            let listening = try #require(bound, "the endpoint never started listening")
+            try await body { path in try LoopbackHTTPClient.get(port: listening, path: path) }
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await server.result
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await server.value
+    }
+
     /// Calls `probe` every 100 ms for up to 30 s until it returns a value.
-    static func poll<Value>(_ probe: () async throws -> Value?) async throws -> Value? {
+    static func poll<Value>(_ probe: () throws -> Value?) async throws -> Value? {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let value = try await probe() { return value }

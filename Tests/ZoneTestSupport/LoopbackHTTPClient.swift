@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import Foundation
+
+/// A minimal HTTP/1.1 client for the operator endpoint's tests: one GET per connection
+/// (`Connection: close`) to 127.0.0.1, read to the end. Small on purpose: a full client
+/// (AsyncHTTPClient, through HummingbirdTesting) compiled TLS and HTTP/2 into every test build.
+public enum LoopbackHTTPClient {
+    public struct Response: Sendable {
+        public let status: Int
+        /// Header names in lower case.
+        public let headers: [String: String]
+        public let body: String
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case connect(port: Int, errno: Int32)
+        case malformed(String)
+        public var description: String {
+            switch self {
+            case .connect(let port, let errno): "connecting to 127.0.0.1:\(port) failed: \(String(cString: strerror(errno)))"
+            case .malformed(let text): "not an HTTP response: \(text.prefix(200))"
+            }
+        }
+    }
+
+    /// GETs `path` from 127.0.0.1:`port`; waits at most `timeoutSeconds` for each read.
+    public static func get(port: Int, path: String, timeoutSeconds: Int = 10) throws -> Response {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure.connect(port: port, errno: errno) }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { throw Failure.connect(port: port, errno: errno) }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        var sent = 0
+        while sent < request.count {
+            let written = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+            guard written > 0 else { throw Failure.connect(port: port, errno: errno) }
+            sent += written
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[..<count])
+        }
+        return try parse(received)
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> Response {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let headEnd = text.range(of: "\r\n\r\n") else { throw Failure.malformed(text) }
+        let lines = text[..<headEnd.lowerBound].components(separatedBy: "\r\n")
+        let statusWords = lines.first?.split(separator: " ") ?? []
+        guard statusWords.count >= 2, let status = Int(statusWords[1]) else { throw Failure.malformed(text) }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = String(text[headEnd.upperBound...])
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = dechunk(body) }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Joins a chunked body's chunks (sizes in hex, each line ended by CRLF).
+    static func dechunk(_ text: String) -> String {
+        var rest = Substring(text)
+        var body = ""
+        while let lineEnd = rest.range(of: "\r\n"), let size = Int(rest[..<lineEnd.lowerBound], radix: 16), size > 0 {
+            let start = lineEnd.upperBound
+            let end = rest.utf8.index(start, offsetBy: size, limitedBy: rest.utf8.endIndex) ?? rest.endIndex
+            body += rest[start..<end]
+            rest = rest[end...].dropFirst(2)
+        }
+        return body
+    }
+}
