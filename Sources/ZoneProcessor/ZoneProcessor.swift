@@ -22,7 +22,7 @@ public final class ZoneProcessor: Sendable {
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let ready = Atomic<Bool>(false)
-    private let fatalError = Mutex<String?>(nil)
+    private let fatalError = Mutex<ProcessorError?>(nil)
     private let components = Mutex<Components?>(nil)
 
     struct Components: @unchecked Sendable {
@@ -65,7 +65,8 @@ public final class ZoneProcessor: Sendable {
 
     private var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
-    /// Runs until ``stop()``; throws if it could not start or a worker hit a fatal error.
+    /// Runs until ``stop()``; throws a ``KafkaError`` if it could not start, or the
+    /// ``ProcessorError`` of the first worker that could not go on.
     public func run() throws {
         let producer = try KafkaProducer(configuration: configuration.kafka)
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
@@ -89,8 +90,8 @@ public final class ZoneProcessor: Sendable {
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
             isStopping: { [self] in isStopping },
-            onFatal: { [self] reason in
-                fatalError.withLock { $0 = $0 ?? reason }
+            onFatal: { [self] error in
+                fatalError.withLock { $0 = $0 ?? error }
                 stop()
             })
         let workers = (0..<max(1, configuration.workers)).map {
@@ -127,9 +128,7 @@ public final class ZoneProcessor: Sendable {
         deliveryThread.join()
         profileReader.stop()
         components.withLock { $0 = nil }
-        if let reason = fatalError.withLock({ $0 }) {
-            throw KafkaError(message: reason, operation: "processing")
-        }
+        if let error = fatalError.withLock({ $0 }) { throw error }
         logger.info("processor stopped")
     }
 }

@@ -36,7 +36,17 @@ final class ChangelogRestorer {
     /// processor is shutting down and will not apply the partition).
     func restore(
         partition: Int32, timeoutMs: Int = 300_000, isStopping: () -> Bool = { false }
-    ) throws(KafkaError) -> Restored {
+    ) throws(ProcessorError) -> Restored {
+        do {
+            return try read(partition: partition, timeoutMs: timeoutMs, isStopping: isStopping)
+        } catch let error as ProcessorError {
+            throw error
+        } catch {
+            throw ProcessorError(.restoring, partition: partition, reason: "\(error)")
+        }
+    }
+
+    private func read(partition: Int32, timeoutMs: Int, isStopping: () -> Bool) throws -> Restored {
         var restored = Restored()
         let (low, high) = try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
         guard high > low else { return restored }
@@ -57,10 +67,12 @@ final class ChangelogRestorer {
         var failure: KafkaError?
         while next < high && failure == nil {
             if isStopping() {
-                throw KafkaError(message: "stopped while restoring partition \(partition)", operation: "restoring state")
+                throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
             }
             guard Date() < deadline else {
-                throw KafkaError(message: "changelog partition \(partition) not read to \(high) in time (at \(next))", operation: "restoring state")
+                throw ProcessorError(
+                    .restoring, partition: partition,
+                    reason: "\(topic) not read to offset \(high) within \(timeoutMs) ms (at \(next))")
             }
             _ = queue.consumeBatch(timeoutMs: 5) { record in
                 if let error = record.error {

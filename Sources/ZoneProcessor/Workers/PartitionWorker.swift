@@ -62,5 +62,5 @@ struct WorkerContext: Sendable {
     /// Whether the processor is shutting down (long operations such as a restore give up).
     let isStopping: @Sendable () -> Bool
     /// Called once if the worker cannot go on (a produce or commit failed): the processor stops.
-    let onFatal: @Sendable (String) -> Void
+    let onFatal: @Sendable (ProcessorError) -> Void
 }

@@ -2,16 +2,11 @@ import Dispatch
 import Foundation
 import ZoneKafka
 
-/// One commit interval's work on its way to being committed (at-least-once).
-///
-/// The invariant: state never runs ahead of delivered outputs. An epoch goes through three
-/// steps, strictly in epoch order:
-/// 1. its outputs (zone changes, finished workouts, dead letters) are all delivered, or
-///    answered: produced again after a retriable error, or their input dead-lettered as
-///    `output_rejected` after a permanent one (and that dead letter delivered);
-/// 2. only then are its changelog records produced: the state as of the epoch's seal,
-///    encoded at the seal (so nothing applied later leaks into them);
-/// 3. only once those are delivered are its input offsets committed.
+/// One commit interval's work on its way to being committed (at-least-once), in three steps
+/// kept by ``CommitLedger``: its outputs (zone changes, finished workouts, dead letters) all
+/// delivered or answered (produced again after a retriable error, or their input
+/// dead-lettered as `output_rejected` after a permanent one); then its changelog records,
+/// encoded at the seal so nothing applied later leaks into them; then its input offsets.
 /// A crash anywhere replays the uncommitted records against the last delivered changelog
 /// state, so outputs repeat (identical) rather than go missing (docs/guarantees.md).
 struct CommitEpoch {
@@ -47,22 +42,22 @@ extension WorkerLoop {
             offsets[partition] = state.nextOffset
         }
         guard !offsets.isEmpty else { return }
-        for partition in offsets.keys { partitions[partition]!.committedOffset = offsets[partition]! }
-        sealedEpochs.append(CommitEpoch(outputs: sink.tracker, offsets: offsets, changelog: changelog))
+        for (partition, offset) in offsets { partitions[partition]?.committedOffset = offset }
+        ledger.seal(CommitEpoch(outputs: sink.tracker, offsets: offsets, changelog: changelog))
         sink.tracker = DeliveryTracker()
     }
 
-    /// Moves sealed epochs through their steps, oldest first, and commits the offsets of those
-    /// done. `waiting`: keep going until every sealed epoch is committed (revocation,
-    /// shutdown), for at most a minute; what is left then is replayed by the next owner.
+    /// Carries out the ledger's steps until it waits for deliveries. `waiting`: keep going
+    /// until every sealed epoch is committed (revocation, shutdown), for at most a minute;
+    /// what is left then is replayed by the next owner.
     mutating func advanceEpochs(waiting: Bool) {
         let deadline = WallClock.nowMs() + 60_000
         while true {
-            advanceEpochsOnce()
-            guard waiting, !sealedEpochs.isEmpty else { break }
+            advanceLedger()
+            guard waiting, !ledger.isEmpty else { break }
             if WallClock.nowMs() > deadline {
                 context.logger.warning("outputs not delivered within 60 s; their offsets stay uncommitted", metadata: [
-                    "worker": "\(worker.index)", "epochs": "\(sealedEpochs.count)"])
+                    "worker": "\(worker.index)", "epochs": "\(ledger.epochs.count)"])
                 break
             }
             Thread.sleep(forTimeInterval: 0.001)
@@ -76,58 +71,44 @@ extension WorkerLoop {
         }
     }
 
-    private mutating func advanceEpochsOnce() {
-        // Steps 1 and 2, in order: a later epoch's changelog never overtakes an earlier one's.
-        for index in sealedEpochs.indices {
-            if sealedEpochs[index].changelogTracker != nil { continue }
-            guard outputsSettled(sealedEpochs[index].outputs) else { break }
-            produceChangelog(epoch: index)
-        }
-        // Step 3, from the front.
-        while let epoch = sealedEpochs.first, let written = epoch.changelogTracker, written.inFlight == 0 {
-            sealedEpochs.removeFirst()
-            var lost = epoch.changelogRefused
-            for failure in written.takeFailures() { lost.insert(failure.partition ?? -1) }
-            if !lost.isEmpty { changelogLost(partitions: lost, error: written.lastError) }
-            unacknowledgedOffsets.merge(epoch.offsets.filter { !lost.contains($0.key) }) { max($0, $1) }
-            commitUnacknowledged()
-        }
-    }
-
-    /// Whether every output of an epoch is delivered or answered; answers the refused ones
-    /// (into the same tracker, so the epoch waits for the answers too).
-    private mutating func outputsSettled(_ outputs: DeliveryTracker) -> Bool {
-        guard outputs.inFlight == 0 else { return false }
-        for failure in outputs.takeFailures() { sink.resolve(failure, into: outputs) }
-        return outputs.inFlight == 0
-    }
-
-    private mutating func produceChangelog(epoch index: Int) {
-        let tracker = DeliveryTracker()
-        let topic = context.configuration.topics.changelog
-        for write in sealedEpochs[index].changelog {
-            do {
-                try sink.producer.produce(
-                    topic: topic, key: Array(write.key.utf8), value: write.value, tracker: tracker,
-                    partition: write.partition)
-            } catch {
-                sealedEpochs[index].changelogRefused.insert(write.partition)
+    private mutating func advanceLedger() {
+        while true {
+            switch ledger.nextStep() {
+            case .wait:
+                return
+            case .answer(let failures, let tracker):
+                for failure in failures { sink.resolve(failure, into: tracker) }
+            case .writeChangelog(let epoch, let writes):
+                let (tracker, refused) = produceChangelog(writes)
+                ledger.changelogProduced(epoch: epoch, tracker: tracker, refused: refused)
+            case .commit(let offsets, let rewrite, let error):
+                if !rewrite.isEmpty {
+                    context.logger.error("changelog write failed; the partition's state is written again", metadata: [
+                        "partitions": "\(rewrite.sorted())", "error": "\(error ?? "refused")"])
+                    for partition in rewrite where partitions[partition] != nil { changelogRewrites.insert(partition) }
+                }
+                unacknowledgedOffsets.merge(offsets) { max($0, $1) }
+                commitUnacknowledged()
             }
         }
-        context.metrics.countChangelogRecords(sealedEpochs[index].changelog.count)
-        sealedEpochs[index].changelog = []
-        sealedEpochs[index].changelogTracker = tracker
     }
 
-    /// A partition's changelog lost a write: its offsets in this and every later epoch stay
-    /// uncommitted, and its next epoch rewrites its whole state (then commits past them).
-    private mutating func changelogLost(partitions lost: Set<Int32>, error: String?) {
-        context.logger.error("changelog write failed; the partition's state is written again", metadata: [
-            "partitions": "\(lost.sorted())", "error": "\(error ?? "refused")"])
-        for index in sealedEpochs.indices {
-            for partition in lost { sealedEpochs[index].offsets[partition] = nil }
+    /// Produces changelog records; returns their tracker and the partitions whose records
+    /// librdkafka refused at once.
+    private func produceChangelog(_ writes: [ChangelogWrite]) -> (DeliveryTracker, Set<Int32>) {
+        let tracker = DeliveryTracker()
+        var refused: Set<Int32> = []
+        let topic = context.configuration.topics.changelog
+        for write in writes {
+            do {
+                try sink.producer.produce(
+                    topic: topic, key: Array(write.key.utf8), value: write.value, tracker: tracker, partition: write.partition)
+            } catch {
+                refused.insert(write.partition)
+            }
         }
-        for partition in lost where partitions[partition] != nil { changelogRewrites.insert(partition) }
+        context.metrics.countChangelogRecords(writes.count)
+        return (tracker, refused)
     }
 
     /// Commits every delivered offset not yet acknowledged by Kafka; keeps them on failure.
@@ -154,9 +135,11 @@ extension WorkerLoop {
         var published = false
         for partition in Array(partitions.keys) {
             let rewrite = changelogRewrites.remove(partition) != nil
-            let changes = rewrite ? partitions[partition]!.store.drainEverything() : partitions[partition]!.store.drainChanges()
+            guard let changes = rewrite
+                ? partitions[partition]?.store.drainEverything() : partitions[partition]?.store.drainChanges(),
+                let state = partitions[partition]
+            else { continue }
             published = updateLiveViews(changes, partition: partition) || published
-            let state = partitions[partition]!
             for (id, wallMs) in changes.finished {
                 writes.append(ChangelogWrite(partition: partition, key: id, value: nil))
                 let marker = ChangelogRecord.encodeFinished(wallMs: wallMs, appliedThrough: state.appliedThrough(id))

@@ -24,7 +24,7 @@ extension WorkerLoop {
                     topic: context.configuration.topics.changelog, key: Array(write.key.utf8), value: write.value,
                     tracker: sink.tracker, partition: write.partition)
             } catch {
-                return fail("writing the changelog failed: \(error)")
+                return fail(ProcessorError(.writingChangelog, partition: write.partition, reason: "\(error)"))
             }
         }
         context.metrics.countChangelogRecords(changelog.count)
@@ -45,7 +45,7 @@ extension WorkerLoop {
             try producer.beginTransaction()
         } catch {
             if error.failure == .abortRequired { try? producer.abortTransaction() }
-            fail("transaction failed: \(error)")
+            fail(ProcessorError(.committingTransaction, reason: "\(error)"))
         }
     }
 }

@@ -19,7 +19,7 @@ struct WorkerLoop {
     /// The wall clock read once per batch (idle timeouts need seconds, not nanoseconds).
     var batchWallMs: Int64 = 0
     /// Sealed commit epochs, oldest first, on their way to being committed (WorkerLoop+Commits).
-    var sealedEpochs: [CommitEpoch] = []
+    var ledger = CommitLedger()
     /// Partitions whose changelog lost a write: their next epoch rewrites all their state.
     var changelogRewrites: Set<Int32> = []
     /// Offsets whose commit failed (e.g. during a rebalance): retried with the next commit.
@@ -40,13 +40,13 @@ struct WorkerLoop {
         self.worker = worker
         self.context = context
         decoder = WorkoutEventDecoder(maxMessageBytes: context.configuration.maxMessageBytes)
-        var startFailure: String?
+        var startFailure: ProcessorError?
         var producer = context.producer
         if context.configuration.guarantee == .exactlyOnce {
             do {
                 producer = try Self.transactionalProducer(worker: worker.index, context: context)
             } catch {
-                startFailure = "starting the transactional producer failed: \(error)"
+                startFailure = ProcessorError(.startingTransactions, reason: "\(error)")
             }
         }
         transactions = producer !== context.producer ? producer : nil
@@ -67,7 +67,7 @@ struct WorkerLoop {
             let profiles = context.profiles
             batchWallMs = WallClock.nowMs()
             // Poll briefly while outputs await delivery, so their offsets are committed promptly.
-            let consumed = worker.queue.consumeBatch(timeoutMs: sealedEpochs.isEmpty ? 100 : 5) { record in
+            let consumed = worker.queue.consumeBatch(timeoutMs: ledger.isEmpty ? 100 : 5) { record in
                 process(record, profiles: profiles)
             }
             publishCounts()
@@ -124,28 +124,29 @@ struct WorkerLoop {
         }
     }
 
+    /// The per-record path: the record's partition state is looked up once and changed in place.
     mutating func process(_ record: KafkaRecord, profiles: ProfileTable) {
         guard !failed, record.error == nil else { return }
         let partition = record.partition
-        if partitions[partition] == nil { handleCommands() }
+        if partitions.index(forKey: partition) == nil { handleCommands() }
         // Not (or no longer) ours: the new owner reads it from the committed offset.
-        guard partitions[partition] != nil else { return }
+        guard let slot = partitions.index(forKey: partition) else { return }
         let offset = record.offset
         // A record delivered again (same partition and offset) changes nothing.
-        guard offset >= partitions[partition]!.nextOffset else { return }
+        guard offset >= partitions.values[slot].nextOffset else { return }
         recordsCounted += 1
         sink.begin(partition: partition, offset: offset, key: record.key, value: record.value)
         let wallMs = batchWallMs
         switch decoder.decode(value: record.value, key: record.key) {
         case .success(let event):
-            if partitions[partition]!.wasAppliedBeforeRestore(event.session, offset: offset) { break }
+            if partitions.values[slot].wasAppliedBeforeRestore(event.session, offset: offset) { break }
             if case .sample = event.body { samplesCounted += 1 }
-            partitions[partition]!.store.handle(
+            partitions.values[slot].store.handle(
                 event, wallMs: wallMs, profiles: { profiles.profile(for: $0) }, sink: &sink)
         case .failure(let rejection):
             sink.rejected(rejection)
         }
-        partitions[partition]!.nextOffset = offset + 1
+        partitions.values[slot].nextOffset = offset + 1
     }
 
     mutating func publishCounts() {
@@ -153,7 +154,7 @@ struct WorkerLoop {
         context.metrics.countRecords(recordsCounted, samples: samplesCounted)
         if sink.zoneChangeCount > 0 { context.metrics.countZoneChanges(sink.zoneChangeCount) }
         for partition in Array(partitions.keys) {
-            context.metrics.countSampleQuality(partitions[partition]!.store.takeSampleQuality())
+            if let quality = partitions[partition]?.store.takeSampleQuality() { context.metrics.countSampleQuality(quality) }
         }
         recordsCounted = 0
         samplesCounted = 0
@@ -163,7 +164,7 @@ struct WorkerLoop {
     mutating func expireIdleSessions(now: Int64) {
         for partition in Array(partitions.keys) {
             sink.beginWithoutRecord(partition: partition)
-            partitions[partition]!.store.expire(wallMs: now, sink: &sink)
+            partitions[partition]?.store.expire(wallMs: now, sink: &sink)
         }
         updateLiveSessions()
     }
@@ -175,46 +176,12 @@ struct WorkerLoop {
         liveSessionsGauge.record(live)
     }
 
-    /// A newly assigned partition's state, restored from the changelog; nil (and the worker
-    /// stops) when the changelog cannot be read.
-    mutating func restoredState(_ partition: Int32) -> PartitionState? {
-        var state = PartitionState(settings: context.configuration.engine)
-        let started = DispatchTime.now().uptimeNanoseconds
-        do {
-            if restorer == nil { restorer = try ChangelogRestorer(configuration: context.configuration, logger: context.logger) }
-            let restored = try restorer!.restore(partition: partition, isStopping: context.isStopping)
-            for (id, entry) in restored.sessions {
-                state.store.restore(entry.session)
-                state.replaySkip[id] = entry.appliedThrough
-            }
-            for (id, entry) in restored.finished {
-                state.store.restoreFinished(id, wallMs: entry.wallMs)
-                state.replaySkip[id] = max(state.replaySkip[id] ?? -1, entry.appliedThrough)
-            }
-            state.replayHorizon = state.replaySkip.values.max() ?? -1
-            context.budget.add(restored.sessions.count)
-            let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-            context.metrics.countRestore(sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000))
-            if restored.recordsRead > 0 {
-                context.logger.info("partition restored", metadata: [
-                    "partition": "\(partition)", "sessions": "\(restored.sessions.count)",
-                    "finished": "\(restored.finished.count)", "records": "\(restored.recordsRead)",
-                    "ms": "\(Int(elapsedMs))"])
-            }
-            return state
-        } catch {
-            // Shutting down: the partition is left unapplied, nothing of it is committed.
-            if context.isStopping() { return nil }
-            fail("restoring partition \(partition) from \(context.configuration.topics.changelog) failed: \(error)")
-            return nil
-        }
-    }
-
-    mutating func fail(_ reason: String) {
+    mutating func fail(_ error: ProcessorError) {
         guard !failed else { return }
         failed = true
-        context.logger.error("worker stopping", metadata: ["worker": "\(worker.index)", "reason": "\(reason)"])
-        context.onFatal(reason)
+        let error = error.on(worker: worker.index)
+        context.logger.error("worker stopping", metadata: ["worker": "\(worker.index)", "error": "\(error)"])
+        context.onFatal(error)
     }
 }
 

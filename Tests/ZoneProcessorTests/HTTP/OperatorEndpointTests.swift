@@ -1,8 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
-import Synchronization
 import ZoneTestSupport
 import Prometheus
 import Testing
@@ -11,15 +8,15 @@ import ZoneEngine
 import ZoneSimulation
 @testable import ZoneHTTP
 
-/// The operator's endpoint against a processor consuming real records from a broker process:
-/// each route answers with what the processor did, and `/metrics` counts what was sent.
+/// The operator's endpoint of a `zonestream run` process consuming real records from a broker
+/// process: each route answers with what the processor did, and `/metrics` counts what was
+/// sent. (A child process, so the endpoint's async work never waits for the test runner's
+/// cooperative threads, which the other suites' waits keep busy.)
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct OperatorEndpointTests {
-    @Test func healthIsUpAndReadyWaitsForPartitions() async throws {
-        // Never run: no partitions assigned, so not ready, while the process is up.
-        let processor = ZoneProcessor(
-            configuration: .forTest(bootstrap: "127.0.0.1:1"), logger: .init(label: "test"))
-        try await Self.serving(OperatorEndpoint(processor: processor, registry: PrometheusCollectorRegistry())) { client in
+    @Test func healthIsUpAndReadyWaitsForPartitions() throws {
+        // No broker at that address: no partitions assigned, so not ready, while the process is up.
+        try Self.serving(["--bootstrap-servers", "127.0.0.1:1", "--set", "profiles_catch_up_ms=600000"]) { client in
             let health = try client("/health")
             #expect(health.status == 200)
             #expect(health.body == #"{"status":"up"}"#)
@@ -29,16 +26,9 @@ struct OperatorEndpointTests {
         }
     }
 
-    @Test func metricsSessionsAndBoardFollowTheRecords() async throws {
+    @Test func metricsSessionsAndBoardFollowTheRecords() throws {
         let broker = try BrokerProcess(partitions: 2)
         defer { broker.stop() }
-        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "http", workers: 2)
-        configuration.publishesLiveSessions = true
-        configuration.statisticsIntervalMs = 200
-        let registry = PrometheusCollectorRegistry()
-        let running = try RunningProcessor(
-            configuration: configuration, metricsFactory: PrometheusMetricsFactory(registry: registry))
-        defer { running.stop() }
         let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
         try traffic.startSession("http-a", person: "maria")
         try traffic.heartRate("http-a", at: 0, zone: 1)
@@ -50,11 +40,14 @@ struct OperatorEndpointTests {
         try traffic.send("http-a", "{not json")
         try traffic.input.flush()
 
-        try await Self.serving(OperatorEndpoint(processor: running.processor, registry: registry)) { client in
-            #expect(try client("/ready").status == 200)
+        try Self.serving([
+            "--bootstrap-servers", broker.bootstrapServers, "--set", "group_id=http", "--set", "workers=2",
+            "--set", "commit_interval_ms=200", "--set", "metrics.statistics_interval_ms=200",
+        ]) { client in
+            #expect(try Self.poll { try client("/ready").status == 200 ? true : nil } == true)
 
             // The session as the owning worker last published it.
-            let session = try await Self.poll { () throws -> [String: Any]? in
+            let session = try Self.poll { () throws -> [String: Any]? in
                 let response = try client("/sessions/http-a")
                 guard response.status == 200 else { return nil }
                 let json = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
@@ -75,7 +68,7 @@ struct OperatorEndpointTests {
             #expect(missing.body == #"{"error":"session is not live on this instance","session":"nobody-here"}"#)
 
             // Metrics: what was sent, counted once; lag arrives with librdkafka's statistics.
-            let metrics = try await Self.poll { () throws -> String? in
+            let metrics = try Self.poll { () throws -> String? in
                 let text = try client("/metrics").body
                 return text.contains("zonestream_consumer_lag{") && Self.value(text, "zonestream_samples_in_total") == 6
                     ? text : nil
@@ -101,12 +94,11 @@ struct OperatorEndpointTests {
             // A finished session leaves the directory.
             try traffic.endSession("http-a", at: 20)
             try traffic.input.flush()
-            let gone = try await Self.poll { () throws -> Bool? in
+            let gone = try Self.poll { () throws -> Bool? in
                 try client("/sessions/http-a").status == 404 ? true : nil
             }
             #expect(gone == true)
         }
-        #expect(running.stop() == nil)
     }
 
     @Test func boardSendsOnlyWhatChanged() {
@@ -129,37 +121,23 @@ struct OperatorEndpointTests {
         #expect(shown.map(\.state.session) == ["gym1/a"])
     }
 
-    /// Serves `endpoint` on 127.0.0.1 at a free port while `body` runs, with a GET function for
-    /// it; the server is shut down gracefully afterwards.
+    /// Runs `zonestream run` with these arguments and the endpoint on a free port while `body`
+    /// runs, with a GET function for it; stops the process by PID afterwards.
     static func serving(
-        _ endpoint: OperatorEndpoint, _ body: (_ get: (String) throws -> LoopbackHTTPClient.Response) async throws -> Void
-    ) async throws {
-        let port = Mutex<Int?>(nil)
-        let logger = Logger(label: "test-http")
-        let app = Application(
-            router: endpoint.makeRouter(), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
-        let group = ServiceGroup(services: [app], logger: logger)
-        let server = Task { try await group.run() }
-        let bound = try await poll { port.withLock { $0 } }
-        do {
-            let listening = try #require(bound, "the endpoint never started listening")
-            try await body { path in try LoopbackHTTPClient.get(port: listening, path: path) }
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = await server.result
-            throw error
-        }
-        await group.triggerGracefulShutdown()
-        try await server.value
+        _ arguments: [String], _ body: (_ get: (String) throws -> LoopbackHTTPClient.Response) throws -> Void
+    ) throws {
+        let process = try ZoneStreamProcess(["run", "--http-port", "0"] + arguments)
+        let port = try #require(process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
+        try body { path in try LoopbackHTTPClient.get(port: port, path: path) }
+        #expect(process.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
     }
 
     /// Calls `probe` every 100 ms for up to 30 s until it returns a value.
-    static func poll<Value>(_ probe: () throws -> Value?) async throws -> Value? {
+    static func poll<Value>(_ probe: () throws -> Value?) throws -> Value? {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if let value = try await probe() { return value }
-            try await Task.sleep(for: .milliseconds(100))
+            if let value = try probe() { return value }
+            Thread.sleep(forTimeInterval: 0.1)
         }
         return nil
     }

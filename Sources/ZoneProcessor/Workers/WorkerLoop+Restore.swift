@@ -1,0 +1,41 @@
+import Dispatch
+import ZoneKafka
+
+/// Restoring a newly assigned partition's sessions from the changelog, before its input.
+extension WorkerLoop {
+    /// A newly assigned partition's state, restored from the changelog; nil (and the worker
+    /// stops) when the changelog cannot be read.
+    mutating func restoredState(_ partition: Int32) -> PartitionState? {
+        var state = PartitionState(settings: context.configuration.engine)
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            let restorer = try self.restorer ?? ChangelogRestorer(configuration: context.configuration, logger: context.logger)
+            self.restorer = restorer
+            let restored = try restorer.restore(partition: partition, isStopping: context.isStopping)
+            for (id, entry) in restored.sessions {
+                state.store.restore(entry.session)
+                state.replaySkip[id] = entry.appliedThrough
+            }
+            for (id, entry) in restored.finished {
+                state.store.restoreFinished(id, wallMs: entry.wallMs)
+                state.replaySkip[id] = max(state.replaySkip[id] ?? -1, entry.appliedThrough)
+            }
+            state.replayHorizon = state.replaySkip.values.max() ?? -1
+            context.budget.add(restored.sessions.count)
+            let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+            context.metrics.countRestore(sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000))
+            if restored.recordsRead > 0 {
+                context.logger.info("partition restored", metadata: [
+                    "partition": "\(partition)", "sessions": "\(restored.sessions.count)",
+                    "finished": "\(restored.finished.count)", "records": "\(restored.recordsRead)",
+                    "ms": "\(Int(elapsedMs))"])
+            }
+            return state
+        } catch {
+            // Shutting down: the partition is left unapplied, nothing of it is committed.
+            if context.isStopping() { return nil }
+            fail(error as? ProcessorError ?? ProcessorError(.restoring, partition: partition, reason: "\(error)"))
+            return nil
+        }
+    }
+}
