@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "zonestream", targets: ["zonestream"]),
         .library(name: "ZoneEngine", targets: ["ZoneEngine"]),
         .library(name: "ZoneCodecs", targets: ["ZoneCodecs"]),
+        .library(name: "ZoneSupport", targets: ["ZoneSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -48,7 +49,7 @@ let package = Package(
         .target(
             name: "ZoneProcessor",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CJansson",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -67,11 +68,14 @@ let package = Package(
             swiftSettings: strictSettings),
         // Beside layer 5: simulated workout traffic for the demo, the load generator and tests.
         .target(name: "ZoneSimulation", swiftSettings: strictSettings),
+        // Helpers for tests, the benchmark and the fuzzer: a broker child process, the
+        // decoder's agreement with jansson. Not used by the processor.
+        .target(name: "ZoneSupport", dependencies: ["ZoneEngine", "ZoneCodecs"], swiftSettings: strictSettings),
         // Layer 5: the command line.
         .executableTarget(
             name: "zonestream",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP", "ZoneSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -91,7 +95,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneProcessorTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation",
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -100,7 +104,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation"],
+            dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport"],
             swiftSettings: strictSettings),
     ]
 )

@@ -10,7 +10,7 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "DecoderFuzzer",
-            dependencies: ["CFuzzerDriver", .product(name: "ZoneCodecs", package: "ZoneStream")],
+            dependencies: ["CFuzzerDriver", .product(name: "ZoneSupport", package: "ZoneStream")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

@@ -4,6 +4,7 @@ import Testing
 import ZoneEngine
 import ZoneSimulation
 import ZoneTestSupport
+import ZoneSupport
 
 /// Proves the production decoder equal to jansson's DOM on every input: the same event or
 /// the same rejection (reason and detail). The one planned difference: numbers too large for

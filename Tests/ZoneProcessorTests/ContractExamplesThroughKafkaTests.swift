@@ -3,6 +3,7 @@ import Testing
 import ZoneSimulation
 import ZoneProcessor
 import ZoneTestSupport
+import ZoneSupport
 
 /// Every worked example of the contract fed through real topics: a `zonestream broker`
 /// process, the processor, and consumers of the outputs, compared field for field.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
+import ZoneSupport
 
 /// `zonestream loadgen --check` against a broker process and a processor process: every
 /// finished workout equals what the load generator's oracle computed.

@@ -6,6 +6,7 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
+import ZoneSupport
 
 /// The processor's behaviour on the embedded broker: dead letters while the partition keeps
 /// flowing, idle timeout on the wall clock, and a rebalance between two instances.

@@ -6,6 +6,7 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
+import ZoneSupport
 
 /// Session state follows its partition through the changelog topic.
 @Suite(.serialized, .timeLimit(.minutes(3)))

@@ -1,6 +1,7 @@
 import Testing
 import ZoneSimulation
 import ZoneKafka
+import ZoneSupport
 
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct TopicAdminTests {

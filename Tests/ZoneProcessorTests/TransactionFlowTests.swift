@@ -4,6 +4,7 @@ import Testing
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
+import ZoneSupport
 
 /// The exactly-once API flow on the embedded broker: begin, produce, send offsets, commit,
 /// abort, and a zombie fenced by a newer producer with its transactional.id.

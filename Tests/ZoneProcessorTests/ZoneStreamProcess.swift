@@ -1,5 +1,6 @@
 import Foundation
 import ZoneSimulation
+import ZoneSupport
 
 /// A `zonestream` child process for a test: output kept in a temporary file, killed by PID
 /// when the test is done with it (also on failure, through `deinit`).

@@ -1,12 +1,14 @@
-import ZoneEngine
+package import ZoneEngine
 
 /// Decodes `workout-events` values through jansson's DOM and the same validator as
 /// ``WorkoutEventDecoder``: the reference in the differential test, and a slow path
 /// for tools. Allocates a DOM per message.
-struct JanssonEventDecoder {
-    var maxMessageBytes = 65_536
+package struct JanssonEventDecoder {
+    package var maxMessageBytes = 65_536
 
-    func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
+    package init(maxMessageBytes: Int = 65_536) { self.maxMessageBytes = maxMessageBytes }
+
+    package func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> (result: Result<WorkoutEvent, Rejection>, parseError: JanssonParseError?)
     {
         guard let value else { return (.failure(Rejection(.malformedJSON, "record has no value")), nil) }

@@ -110,12 +110,12 @@ final class JanssonDocument {
     deinit { json_decref(root) }
 }
 
-struct JanssonParseError: Error {
-    let message: String
-    let position: Int
+package struct JanssonParseError: Error {
+    package let message: String
+    package let position: Int
     let code: json_error_code
 
     /// jansson refused a number too large for json_int_t or a double; the contract
     /// calls those values out of range, which is where the strict parser differs on purpose.
-    var isNumericOverflow: Bool { code == json_error_numeric_overflow }
+    package var isNumericOverflow: Bool { code == json_error_numeric_overflow }
 }

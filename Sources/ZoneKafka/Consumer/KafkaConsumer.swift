@@ -1,4 +1,5 @@
 import CRdKafka
+import Synchronization
 public import Logging
 
 /// What a consumer-group member is told on a rebalance. Called on the thread that polls
@@ -14,11 +15,13 @@ public protocol RebalanceListener: AnyObject, Sendable {
 /// Records are not read from here: partitions are forwarded to ``KafkaQueue``s that worker
 /// threads consume. ``poll(timeoutMs:)`` serves rebalances and errors on the control thread.
 ///
-/// `@unchecked Sendable`: the handle is thread-safe; `listener` is set once before `subscribe`.
+/// `@unchecked Sendable`: the handle is thread-safe; `listener` is behind a lock; `closed` and
+/// `box` are written only by `init`, `subscribe` and `close`, which the owner calls from one thread.
 public final class KafkaConsumer: @unchecked Sendable {
     let client: RDKafkaClient
     private let logger: Logger
-    private var listener: (any RebalanceListener)?
+    /// Set by ``subscribe(_:listener:)``, cleared by ``close()``, read by the rebalance callback.
+    private let listener = Mutex<(any RebalanceListener)?>(nil)
     private var closed = false
 
     /// Defaults below the user's settings: manual commits, start at the beginning,
@@ -64,17 +67,15 @@ public final class KafkaConsumer: @unchecked Sendable {
 
     /// Joins the group for `topics`; assignments arrive through `listener`.
     public func subscribe(_ topics: [String], listener: any RebalanceListener) throws(KafkaError) {
-        self.listener = listener
-        let list = PartitionList.make(topics.map { TopicPartition(topic: $0, partition: Int32(RD_KAFKA_PARTITION_UA)) })
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        try KafkaError.check(rd_kafka_subscribe(client.handle, list), "subscribing to \(topics)")
+        self.listener.withLock { $0 = listener }
+        let list = try RDKafkaTopicPartitionList(topics.map { TopicPartition(topic: $0, partition: Int32(RD_KAFKA_PARTITION_UA)) })
+        try KafkaError.check(rd_kafka_subscribe(client.handle, list.pointer), "subscribing to \(topics)")
     }
 
     /// Reads `partitions` without a group (e.g. a table every instance reads whole).
     public func assign(_ partitions: [TopicPartition]) throws(KafkaError) {
-        let list = PartitionList.make(partitions)
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        try KafkaError.check(rd_kafka_assign(client.handle, list), "assigning \(partitions.count) partitions")
+        let list = try RDKafkaTopicPartitionList(partitions)
+        try KafkaError.check(rd_kafka_assign(client.handle, list.pointer), "assigning \(partitions.count) partitions")
     }
 
     /// Serves rebalance callbacks and consumer errors; records only appear here for partitions
@@ -114,17 +115,15 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Commits `offsets` (each the next offset to read) and waits for the broker's answer.
     public func commit(_ offsets: [TopicPartition]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
-        let list = PartitionList.make(offsets)
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        try KafkaError.check(rd_kafka_commit(client.handle, list, 0), "committing \(offsets.count) offsets")
+        let list = try RDKafkaTopicPartitionList(offsets)
+        try KafkaError.check(rd_kafka_commit(client.handle, list.pointer, 0), "committing \(offsets.count) offsets")
     }
 
     /// The committed offsets of `partitions` (the next offset to read; negative when none).
     public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 5000) throws(KafkaError) -> [TopicPartition] {
-        let list = PartitionList.make(partitions)
-        defer { rd_kafka_topic_partition_list_destroy(list) }
-        try KafkaError.check(rd_kafka_committed(client.handle, list, timeoutMs), "reading committed offsets")
-        return PartitionList.read(list)
+        let list = try RDKafkaTopicPartitionList(partitions)
+        try KafkaError.check(rd_kafka_committed(client.handle, list.pointer, timeoutMs), "reading committed offsets")
+        return list.partitions
     }
 
     /// Partition count of a topic, from metadata.
@@ -141,25 +140,33 @@ public final class KafkaConsumer: @unchecked Sendable {
         closed = true
         rd_kafka_consumer_close(client.handle)
         // The listener usually holds what holds this consumer; let the cycle go.
-        listener = nil
+        listener.withLock { $0 = nil }
     }
 
     fileprivate func rebalance(
         _ error: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
     ) {
-        let partitions = PartitionList.read(list)
+        let partitions = RDKafkaTopicPartitionList.read(list)
+        let listener = listener.withLock { $0 }
+        let result: rd_kafka_resp_err_t
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-            logger.info("partitions assigned", metadata: ["partitions": "\(partitions)"])
+            logger.debug("partitions assigned", metadata: ["partitions": "\(partitions)"])
             listener?.assigned(partitions, consumer: self)
-            rd_kafka_assign(client.handle, list)
+            result = rd_kafka_assign(client.handle, list)
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
-            logger.info("partitions revoked", metadata: ["partitions": "\(partitions)"])
+            logger.debug("partitions revoked", metadata: ["partitions": "\(partitions)"])
             listener?.revoked(partitions, consumer: self)
-            rd_kafka_assign(client.handle, nil)
+            result = rd_kafka_assign(client.handle, nil)
         default:
             logger.error("rebalance failed", metadata: ["error": "\(KafkaError(error, operation: "rebalance"))"])
-            rd_kafka_assign(client.handle, nil)
+            result = rd_kafka_assign(client.handle, nil)
+        }
+        // A failed assign leaves the group's view and ours apart: say so loudly; librdkafka
+        // rejoins the group on its next poll.
+        if result != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.error("applying a rebalance failed", metadata: [
+                "error": "\(KafkaError(result, operation: "assigning \(partitions.count) partitions"))"])
         }
     }
 }

@@ -30,20 +30,36 @@ public struct TopicPartition: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Conversions to and from librdkafka's partition lists.
-enum PartitionList {
-    static func make(_ partitions: [TopicPartition]) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t> {
-        let list = rd_kafka_topic_partition_list_new(Int32(partitions.count))!
+/// One librdkafka topic-partition list, owned.
+///
+/// - Important: ownership. The list is created here and destroyed in `deinit`, exactly once;
+///   ``pointer`` is lent to librdkafka calls (which copy what they keep) and must not outlive
+///   this object. Lists librdkafka lends to a callback are read with ``read(_:)`` and never
+///   owned.
+final class RDKafkaTopicPartitionList {
+    let pointer: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+
+    init(_ partitions: [TopicPartition]) throws(KafkaError) {
+        guard let list = rd_kafka_topic_partition_list_new(Int32(partitions.count)) else {
+            throw KafkaError(message: "out of memory", operation: "making a list of \(partitions.count) partitions")
+        }
         for entry in partitions {
             rd_kafka_topic_partition_list_add(list, entry.topic, entry.partition).pointee.offset = entry.offset
         }
-        return list
+        pointer = list
     }
 
+    deinit { rd_kafka_topic_partition_list_destroy(pointer) }
+
+    /// The entries, with the offsets librdkafka may have filled in.
+    var partitions: [TopicPartition] { Self.read(pointer) }
+
+    /// Reads a list librdkafka owns (e.g. the one a rebalance callback lends).
     static func read(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> [TopicPartition] {
         (0..<Int(list.pointee.cnt)).map { index in
             let element = list.pointee.elems[index]
-            return TopicPartition(topic: String(cString: element.topic), partition: element.partition, offset: element.offset)
+            let topic = element.topic.map { String(cString: $0) } ?? ""
+            return TopicPartition(topic: topic, partition: element.partition, offset: element.offset)
         }
     }
 }

@@ -38,15 +38,19 @@ extension KafkaProducer {
     public func sendOffsetsToTransaction(
         _ offsets: [TopicPartition], consumer: KafkaConsumer, timeoutMs: Int32 = 30_000
     ) throws(TransactionError) {
-        let list = PartitionList.make(offsets)
-        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let list: RDKafkaTopicPartitionList
+        do {
+            list = try RDKafkaTopicPartitionList(offsets)
+        } catch {
+            throw TransactionError(failure: .fatal, error: error)
+        }
         guard let metadata = rd_kafka_consumer_group_metadata(consumer.client.handle) else {
             throw TransactionError(
                 failure: .fatal, error: KafkaError(message: "no consumer group metadata", operation: "sending offsets"))
         }
         defer { rd_kafka_consumer_group_metadata_destroy(metadata) }
         try Self.check(
-            rd_kafka_send_offsets_to_transaction(client.handle, list, metadata, timeoutMs), "sending offsets to the transaction")
+            rd_kafka_send_offsets_to_transaction(client.handle, list.pointer, metadata, timeoutMs), "sending offsets to the transaction")
     }
 
     /// Flushes the transaction's records and commits them with its offsets.

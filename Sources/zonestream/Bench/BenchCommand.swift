@@ -5,6 +5,7 @@ import Synchronization
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
+import ZoneSupport
 
 /// `zonestream bench`: sizes ZoneStream on this machine against the limit of the hardware,
 /// in one run on an embedded broker (a child `zonestream broker` process, so its memory is

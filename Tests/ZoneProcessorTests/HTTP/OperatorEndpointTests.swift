@@ -7,6 +7,7 @@ import ZoneEngine
 @testable import ZoneProcessor
 import ZoneSimulation
 @testable import ZoneHTTP
+import ZoneSupport
 
 /// The operator's endpoint of a `zonestream run` process consuming real records from a broker
 /// process: each route answers with what the processor did, and `/metrics` counts what was

@@ -1,6 +1,6 @@
 import CFuzzerDriver
 import Glibc
-import ZoneCodecs
+import ZoneSupport
 
 /// The decoder's fuzz target: every input, as a record value with and without a key, must
 /// get the same verdict from the fast decoder and the jansson reference, and crash neither.

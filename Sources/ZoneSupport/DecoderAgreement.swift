@@ -1,3 +1,6 @@
+import ZoneCodecs
+import ZoneEngine
+
 /// Whether the fast decoder and the jansson reference agree on one record: the proof that
 /// the fast path is equal to jansson, shared by the differential test and the fuzzer.
 public enum DecoderAgreement {

@@ -1,0 +1,41 @@
+import CJansson
+
+/// Reads consumer lag out of librdkafka's statistics JSON (every `statistics.interval.ms`):
+/// `topics.<topic>.partitions.<n>.consumer_lag` for partitions being fetched. librdkafka
+/// reports -1 while it does not know, and keeps an internal partition -1: both are skipped.
+package enum ConsumerLagReader {
+    package struct Lag: Hashable, Sendable {
+        package let topic: String
+        package let partition: Int32
+    }
+
+    package static func lags(_ json: String) -> [Lag: Int64] {
+        guard let root = json_loads(json, 0, nil) else { return [:] }
+        defer { json_decref(root) }
+        var lags: [Lag: Int64] = [:]
+        guard let topics = json_object_get(root, "topics") else { return [:] }
+        forEachMember(topics) { topic, topicValue in
+            guard let partitions = json_object_get(topicValue, "partitions") else { return }
+            forEachMember(partitions) { _, entry in
+                let partition = json_integer_value(json_object_get(entry, "partition"))
+                let lag = json_integer_value(json_object_get(entry, "consumer_lag"))
+                let fetchState = json_string_value(json_object_get(entry, "fetch_state")).map { String(cString: $0) }
+                guard partition >= 0, lag >= 0, fetchState == "active" else { return }
+                lags[Lag(topic: topic, partition: Int32(partition))] = Int64(lag)
+            }
+        }
+        return lags
+    }
+
+    private static func forEachMember(
+        _ object: UnsafeMutablePointer<json_t>, _ body: (String, UnsafeMutablePointer<json_t>) -> Void
+    ) {
+        var iterator = json_object_iter(object)
+        while let current = iterator {
+            if let key = json_object_iter_key(current), let value = json_object_iter_value(current) {
+                body(String(cString: key), value)
+            }
+            iterator = json_object_iter_next(object, current)
+        }
+    }
+}
