@@ -7,15 +7,15 @@ public struct SessionStore: Sendable {
     public var settings: EngineSettings
     /// Live sessions, contiguous so one can be mutated in place through the array's
     /// addressor (a dictionary's `_modify` would move the whole session out and back).
-    private var live: [WorkoutSession] = []
+    var live: [WorkoutSession] = []
     /// The slot in `live` of each live session id.
-    private var slots: [String: Int] = [:]
+    var slots: [String: Int] = [:]
     /// Finished session ids and the wall-clock time they finished, kept for the retention period.
-    public private(set) var finishedAt: [String: Int64] = [:]
+    public internal(set) var finishedAt: [String: Int64] = [:]
     /// Per slot of `live`: changed since the last ``drainChanges()``.
-    private var dirty: [Bool] = []
+    var dirty: [Bool] = []
     /// What changed since the last ``drainChanges()``, for the changelog.
-    private var changes = StoreChanges()
+    var changes = StoreChanges()
     /// Late and duplicate samples since the last ``takeSampleQuality()``, for metrics.
     private var sampleQuality = SampleQuality()
 
@@ -75,48 +75,6 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// Removes a live session without output: its partition moved to another instance.
-    public mutating func evict(_ id: String) -> WorkoutSession? {
-        guard let slot = slots[id] else { return nil }
-        return remove(slot: slot)
-    }
-
-    /// Puts back a session restored from elsewhere (a changelog).
-    public mutating func restore(_ session: WorkoutSession) {
-        if let slot = slots[session.id] {
-            live[slot] = session
-        } else {
-            insert(session)
-            dirty[live.count - 1] = false
-        }
-    }
-
-    /// Puts back a finished session's id, restored from elsewhere, for the rest of its retention.
-    public mutating func restoreFinished(_ id: String, wallMs: Int64) {
-        finishedAt[id] = wallMs
-    }
-
-    /// Hands over what changed since the last call: the sessions to write to the changelog,
-    /// the ids that finished, and the finished ids past their retention.
-    public mutating func drainChanges() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
-        var updated: [WorkoutSession] = []
-        for id in changes.updated {
-            guard let slot = slots[id], dirty[slot] else { continue }
-            dirty[slot] = false
-            updated.append(live[slot])
-        }
-        let finished = changes.finished.filter { finishedAt[$0.id] == $0.wallMs && slots[$0.id] == nil }
-        defer { changes = StoreChanges() }
-        return (updated, finished, changes.forgotten)
-    }
-
-    /// Like ``drainChanges()``, but hands over every live session and every finished id still
-    /// retained: for rewriting a partition's whole state after a changelog write was lost.
-    public mutating func drainEverything() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
-        let drained = drainChanges()
-        return (live, finishedAt.map { (id: $0.key, wallMs: $0.value) }, drained.forgotten)
-    }
-
     @inline(__always)
     private mutating func markChanged(slot: Int) {
         guard !dirty[slot] else { return }
@@ -124,7 +82,7 @@ public struct SessionStore: Sendable {
         changes.updated.append(live[slot].id)
     }
 
-    private mutating func insert(_ session: WorkoutSession) {
+    mutating func insert(_ session: WorkoutSession) {
         slots[session.id] = live.count
         live.append(session)
         dirty.append(false)
@@ -132,7 +90,7 @@ public struct SessionStore: Sendable {
     }
 
     /// Removes a slot by moving the last session into it.
-    private mutating func remove(slot: Int) -> WorkoutSession {
+    mutating func remove(slot: Int) -> WorkoutSession {
         let removed = live[slot]
         slots[removed.id] = nil
         let last = live.count - 1

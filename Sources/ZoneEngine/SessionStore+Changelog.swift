@@ -1,0 +1,44 @@
+/// What the changelog needs of a store: sessions put back after a move, and what changed.
+extension SessionStore {
+    /// Removes a live session without output: its partition moved to another instance.
+    public mutating func evict(_ id: String) -> WorkoutSession? {
+        guard let slot = slots[id] else { return nil }
+        return remove(slot: slot)
+    }
+
+    /// Puts back a session restored from elsewhere (a changelog).
+    public mutating func restore(_ session: WorkoutSession) {
+        if let slot = slots[session.id] {
+            live[slot] = session
+        } else {
+            insert(session)
+            dirty[live.count - 1] = false
+        }
+    }
+
+    /// Puts back a finished session's id, restored from elsewhere, for the rest of its retention.
+    public mutating func restoreFinished(_ id: String, wallMs: Int64) {
+        finishedAt[id] = wallMs
+    }
+
+    /// Hands over what changed since the last call: the sessions to write to the changelog,
+    /// the ids that finished, and the finished ids past their retention.
+    public mutating func drainChanges() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
+        var updated: [WorkoutSession] = []
+        for id in changes.updated {
+            guard let slot = slots[id], dirty[slot] else { continue }
+            dirty[slot] = false
+            updated.append(live[slot])
+        }
+        let finished = changes.finished.filter { finishedAt[$0.id] == $0.wallMs && slots[$0.id] == nil }
+        defer { changes = StoreChanges() }
+        return (updated, finished, changes.forgotten)
+    }
+
+    /// Like ``drainChanges()``, but hands over every live session and every finished id still
+    /// retained: for rewriting a partition's whole state after a changelog write was lost.
+    public mutating func drainEverything() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
+        let drained = drainChanges()
+        return (live, finishedAt.map { (id: $0.key, wallMs: $0.value) }, drained.forgotten)
+    }
+}
