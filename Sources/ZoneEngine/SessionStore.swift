@@ -60,21 +60,6 @@ public struct SessionStore: Sendable {
         start(event, wallMs: wallMs, profiles: profiles, sink: &sink)
     }
 
-    /// Finishes sessions with no applied event for the idle timeout, and forgets finished
-    /// ids past their retention. Call it on a timer.
-    public mutating func expire(wallMs: Int64, sink: inout some SessionEventSink) {
-        let idle = live.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }.map(\.id)
-        for id in idle.sorted() {
-            guard let slot = slots[id] else { continue }
-            releaseHeld(slot: slot, through: .max, wallMs: wallMs, sink: &sink)
-            finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
-        }
-        for (id, finished) in finishedAt where wallMs - finished >= settings.finishedRetentionMs {
-            finishedAt[id] = nil
-            changes.forgotten.append(id)
-        }
-    }
-
     @inline(__always)
     private mutating func markChanged(slot: Int) {
         guard !dirty[slot] else { return }
@@ -217,7 +202,7 @@ public struct SessionStore: Sendable {
     }
 
     /// Applies held samples with a time up to `limit`, oldest first.
-    private mutating func releaseHeld(slot: Int, through limit: Int64, wallMs: Int64, sink: inout some SessionEventSink) {
+    mutating func releaseHeld(slot: Int, through limit: Int64, wallMs: Int64, sink: inout some SessionEventSink) {
         while let held = live[slot].takeHeld(through: limit) {
             applyNow(slot: slot, held.quantity, at: held.timestamp, value: held.value, wallMs: wallMs, sink: &sink)
         }
@@ -237,34 +222,4 @@ public struct SessionStore: Sendable {
         case .paused: break
         }
     }
-
-    private mutating func finish(
-        slot: Int, at end: Int64, reason: WorkoutSummary.EndReason, wallMs: Int64,
-        sink: inout some SessionEventSink
-    ) {
-        do {
-            let summary = try live[slot].finish(at: end, reason: reason, settings: settings)
-            let removed = remove(slot: slot)
-            finishedAt[removed.id] = wallMs
-            changes.finished.append((removed.id, wallMs))
-            sink.workoutFinished(summary)
-        } catch {
-            sink.rejected(error)
-        }
-    }
-}
-
-/// What a store changed between two drains.
-struct StoreChanges {
-    var updated: [String] = []
-    var finished: [(id: String, wallMs: Int64)] = []
-    var forgotten: [String] = []
-}
-
-/// Samples a store did not credit because they were late or repeated (CONTRACT.md section 2).
-public struct SampleQuality: Sendable, Equatable {
-    public var late = 0
-    public var duplicate = 0
-
-    public init() {}
 }

@@ -1,0 +1,7 @@
+/// Samples a store did not credit because they were late or repeated (CONTRACT.md section 2).
+public struct SampleQuality: Sendable, Equatable {
+    public var late = 0
+    public var duplicate = 0
+
+    public init() {}
+}

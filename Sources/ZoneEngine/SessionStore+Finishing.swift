@@ -1,0 +1,32 @@
+/// Finishing sessions: at `session_end`, or by the idle timeout; and forgetting finished ids.
+extension SessionStore {
+    /// Finishes sessions with no applied event for the idle timeout, and forgets finished
+    /// ids past their retention. Call it on a timer.
+    public mutating func expire(wallMs: Int64, sink: inout some SessionEventSink) {
+        let idle = live.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }.map(\.id)
+        for id in idle.sorted() {
+            guard let slot = slots[id] else { continue }
+            releaseHeld(slot: slot, through: .max, wallMs: wallMs, sink: &sink)
+            finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
+        }
+        for (id, finished) in finishedAt where wallMs - finished >= settings.finishedRetentionMs {
+            finishedAt[id] = nil
+            changes.forgotten.append(id)
+        }
+    }
+
+    mutating func finish(
+        slot: Int, at end: Int64, reason: WorkoutSummary.EndReason, wallMs: Int64,
+        sink: inout some SessionEventSink
+    ) {
+        do {
+            let summary = try live[slot].finish(at: end, reason: reason, settings: settings)
+            let removed = remove(slot: slot)
+            finishedAt[removed.id] = wallMs
+            changes.finished.append((removed.id, wallMs))
+            sink.workoutFinished(summary)
+        } catch {
+            sink.rejected(error)
+        }
+    }
+}
