@@ -6,6 +6,7 @@ let strictSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -102,6 +103,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneSupport", "CRdKafka"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ZoneHTTPTests", dependencies: ["ZoneEngine", "ZoneProcessor", "ZoneHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport"],

@@ -1,3 +1,4 @@
+import Foundation
 /// Turns a ``TrafficPlan`` into records, second by simulated second, deterministically.
 /// Faults (dropouts, duplicates, late and malformed records) are injected on samples only.
 public struct LoadGenerator: Sendable {

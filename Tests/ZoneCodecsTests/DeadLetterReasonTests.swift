@@ -1,6 +1,7 @@
 import Testing
 import ZoneCodecs
 import ZoneEngine
+import Foundation
 
 /// Each dead-letter reason of CONTRACT.md section 4 that the decoder decides, and their
 /// precedence when a record has several defects.

@@ -7,6 +7,7 @@ import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
 import ZoneSupport
+import Synchronization
 
 /// The processor's behaviour on the embedded broker: dead letters while the partition keeps
 /// flowing, idle timeout on the wall clock, and a rebalance between two instances.

@@ -7,6 +7,7 @@ import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
 import ZoneSupport
+import Synchronization
 
 /// Session state follows its partition through the changelog topic.
 @Suite(.serialized, .timeLimit(.minutes(3)))

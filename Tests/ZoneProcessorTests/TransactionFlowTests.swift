@@ -5,6 +5,7 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneSupport
+import Synchronization
 
 /// The exactly-once API flow on the embedded broker: begin, produce, send offsets, commit,
 /// abort, and a zombie fenced by a newer producer with its transactional.id.

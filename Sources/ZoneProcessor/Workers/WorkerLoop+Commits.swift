@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import ZoneKafka
+import ZoneEngine
+import Logging
 
 /// One commit interval's work on its way to being committed (at-least-once), in three steps
 /// kept by ``CommitLedger``: its outputs (zone changes, finished workouts, dead letters) all

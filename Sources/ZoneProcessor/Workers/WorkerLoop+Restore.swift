@@ -1,5 +1,7 @@
 import Dispatch
 import ZoneKafka
+import ZoneEngine
+import Logging
 
 /// Restoring a newly assigned partition's sessions from the changelog, before its input.
 extension WorkerLoop {

@@ -4,6 +4,7 @@ import Logging
 import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
+import Synchronization
 
 /// The state and loop of one worker thread. Lives on that thread's stack only.
 struct WorkerLoop {

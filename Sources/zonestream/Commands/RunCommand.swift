@@ -7,6 +7,7 @@ import ServiceLifecycle
 import ZoneHTTP
 import ZoneKafka
 import ZoneProcessor
+import UnixSignals
 
 /// `zonestream run`: the processor, and beside it the operator's HTTP endpoint, as services of
 /// one swift-service-lifecycle group: SIGTERM or SIGINT stops the processor first (it drains,

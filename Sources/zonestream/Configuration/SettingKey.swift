@@ -1,5 +1,6 @@
 import ZoneEngine
 import ZoneProcessor
+import Foundation
 
 /// Every setting ZoneStream reads, with its default, the values it accepts and its meaning:
 /// the one table the loader, `zonestream run --print-config` and config/zonestream.yaml agree

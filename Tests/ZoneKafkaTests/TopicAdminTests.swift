@@ -1,5 +1,4 @@
 import Testing
-import ZoneSimulation
 import ZoneKafka
 import ZoneSupport
 
