@@ -20,9 +20,20 @@ public final class ZoneProcessor: Sendable {
     public let sessionDirectory: LiveSessionDirectory
     private let lagReporter: ConsumerLagReporter
     private let logger: Logger
-    private let stopping = Atomic<Bool>(false)
-    private let ready = Atomic<Bool>(false)
+    private let state = Mutex(State.created)
     private let fatalError = Mutex<ProcessorError?>(nil)
+
+    /// Where the processor is in its life, in one place.
+    enum State: Sendable {
+        case created
+        /// Connecting and catching up with the profile table.
+        case starting
+        /// In the group; `assigned` once the group has given it its first partitions.
+        case running(assigned: Bool)
+        /// ``stop()`` was called: draining, committing, leaving the group.
+        case stopping
+        case stopped
+    }
     private let components = Mutex<Components?>(nil)
 
     struct Components: @unchecked Sendable {
@@ -49,7 +60,8 @@ public final class ZoneProcessor: Sendable {
     /// partitions, and their state is restored, so it is consuming (an instance with no
     /// partitions is ready too: it has nothing to restore). False again while stopping.
     public var isReady: Bool {
-        ready.load(ordering: .acquiring) && metrics.partitionsRestoring.load(ordering: .relaxed) == 0 && !isStopping
+        guard case .running(assigned: true) = state.withLock({ $0 }) else { return false }
+        return metrics.partitionsRestoring.load(ordering: .relaxed) == 0
     }
 
     /// Live sessions on this instance.
@@ -61,13 +73,35 @@ public final class ZoneProcessor: Sendable {
     public var outputsInFlight: Int { components.withLock { $0?.producer.queueLength ?? 0 } }
 
     /// Asks ``run()`` to shut down cleanly. Safe from any thread, any number of times.
-    public func stop() { stopping.store(true, ordering: .releasing) }
+    public func stop() {
+        state.withLock { state in
+            if case .stopped = state { return }
+            state = .stopping
+        }
+    }
 
-    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    private var isStopping: Bool {
+        switch state.withLock({ $0 }) {
+        case .stopping, .stopped: true
+        case .created, .starting, .running: false
+        }
+    }
+
+    /// Moves to `next` unless the processor is stopping already.
+    private func advance(to next: State) {
+        state.withLock { state in
+            switch state {
+            case .stopping, .stopped: return
+            case .created, .starting, .running: state = next
+            }
+        }
+    }
 
     /// Runs until ``stop()``; throws a ``KafkaError`` if it could not start, or the
     /// ``ProcessorError`` of the first worker that could not go on.
     public func run() throws {
+        advance(to: .starting)
+        defer { state.withLock { $0 = .stopped } }
         let producer = try KafkaProducer(configuration: configuration.kafka)
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
         let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
@@ -105,15 +139,15 @@ public final class ZoneProcessor: Sendable {
         for worker in workers { worker.start() }
 
         let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger) { [self] in
-            ready.store(true, ordering: .releasing)
+            advance(to: .running(assigned: true))
         }
+        advance(to: .running(assigned: false))
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
         logger.info("processor running", metadata: ["workers": "\(workers.count)", "group": "\(configuration.groupID)"])
-        while !stopping.load(ordering: .acquiring) { consumer.poll(timeoutMs: 100) }
+        while !isStopping { consumer.poll(timeoutMs: 100) }
 
         // Shutdown: leaving the group revokes every partition, so each worker commits its
         // delivered work; then workers stop, the producer flushes, and the clients close.
-        ready.store(false, ordering: .releasing)
         logger.info("processor stopping")
         consumer.close()
         let done = workers.map { worker in
