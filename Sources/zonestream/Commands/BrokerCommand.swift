@@ -1,10 +1,13 @@
 import ArgumentParser
+import ServiceLifecycle
+import UnixSignals
+import Logging
 import Foundation
 import ZoneKafka
 
 /// `zonestream broker`: a standalone embedded Kafka (librdkafka's mock cluster) with the
 /// contract's topics, on loopback, until stopped.
-struct BrokerCommand: ParsableCommand {
+struct BrokerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "broker", abstract: "Run an embedded Kafka-protocol broker with ZoneStream's topics.")
 
@@ -20,17 +23,28 @@ struct BrokerCommand: ParsableCommand {
     @Option(help: "Extra topics to create (comma-separated).")
     var extraTopics: String?
 
-    func run() throws {
+    func run() async throws {
         let cluster = try EmbeddedBroker.start(brokers: brokers, partitions: partitions,
             extraTopics: extraTopics?.split(separator: ",").map(String.init) ?? [])
         FileHandle.standardOutput.write(Data((cluster.bootstrapServers + "\n").utf8))
         if let bootstrapFile {
             try (cluster.bootstrapServers + "\n").write(toFile: bootstrapFile, atomically: true, encoding: .utf8)
         }
-        let stopped = DispatchSemaphore(value: 0)
-        TerminationSignals.onTermination { stopped.signal() }
         Self.readControlLines(cluster: cluster)
-        stopped.wait()
+        // SIGTERM or SIGINT ends the group, and with it the broker.
+        let group = ServiceGroup(
+            services: [EmbeddedBrokerService(cluster: cluster)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: Logger(label: "zonestream-broker"))
+        try await group.run()
+    }
+}
+
+/// Keeps the embedded broker up until the service group shuts down.
+struct EmbeddedBrokerService: Service {
+    let cluster: MockCluster
+
+    func run() async throws {
+        try? await gracefulShutdown()
         withExtendedLifetime(cluster) {}
     }
 }
@@ -41,7 +55,8 @@ extension BrokerCommand {
     /// - `leader TOPIC N PARTITIONS`: broker N leads partitions 0..<PARTITIONS of TOPIC;
     /// - `errors N APIKEY COUNT CODE [RTT_MS]`: the next COUNT requests of that API key (0:
     ///   Produce) reaching broker N fail with broker error CODE.
-    /// Each line is answered on standard error with `broker: ok <line>` or the error.
+    /// Each line is answered on standard error with `broker: ok <line>` or the error. The
+    /// reading thread blocks on standard input for the life of the process and is not joined.
     static func readControlLines(cluster: MockCluster) {
         let thread = Thread {
             while let line = readLine() {
