@@ -85,7 +85,12 @@ let package = Package(
             swiftSettings: strictSettings),
 
         .target(
-            name: "ZoneTestSupport", dependencies: ["ZoneEngine", "ZoneSimulation"], path: "Tests/ZoneTestSupport",
+            name: "ZoneTestSupport",
+            dependencies: [
+                "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ZoneTestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneEngineTests",
@@ -106,7 +111,9 @@ let package = Package(
         .testTarget(
             name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneSupport", "CRdKafka"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ZoneHTTPTests", dependencies: ["ZoneEngine", "ZoneProcessor", "ZoneHTTP"], swiftSettings: strictSettings),
+            name: "ZoneHTTPTests",
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSupport", "ZoneSimulation"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport"],

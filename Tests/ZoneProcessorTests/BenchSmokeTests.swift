@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
+import ZoneTestSupport
 
 /// `zonestream bench --smoke`: the benchmark runs end to end and writes its results
 /// (the numbers of a smoke run mean nothing; the real run is in benchmarks/README.md).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZoneSimulation
 import ZoneSupport
+import ZoneTestSupport
 
 /// Failures with real processes on the embedded broker: instances killed and added under
 /// load, the broker unreachable, SIGTERM. The load generator's oracle is the uninterrupted

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZoneSimulation
 import ZoneSupport
+import ZoneTestSupport
 
 /// `zonestream loadgen --check` against a broker process and a processor process: every
 /// finished workout equals what the load generator's oracle computed.

@@ -6,6 +6,7 @@ import ZoneProcessor
 import ZoneSimulation
 import ZoneSupport
 import Synchronization
+import ZoneTestSupport
 
 /// The exactly-once API flow on the embedded broker: begin, produce, send offsets, commit,
 /// abort, and a zombie fenced by a newer producer with its transactional.id.

@@ -6,6 +6,7 @@ import ZoneSimulation
 import ZoneSupport
 import ZoneEngine
 import Synchronization
+import ZoneTestSupport
 
 /// Outputs the broker refuses, injected through the mock cluster's error stacks
 /// (`rd_kafka_mock_broker_push_request_error_rtts`): the output topic under test is led by

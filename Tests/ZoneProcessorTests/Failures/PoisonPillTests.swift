@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZoneSimulation
 import ZoneSupport
+import ZoneTestSupport
 
 /// Records built to stop a processor, through a two-instance group on the embedded broker:
 /// none may. Every record ends applied or dead-lettered, other sessions keep flowing, no

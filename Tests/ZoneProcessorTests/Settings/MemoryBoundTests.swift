@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneTestSupport
 
 /// Memory is bounded by the settings: with every memory-sizing setting at the largest value
 /// allowed (64 workers, batches of 100,000, 64 embedded partitions per topic, 10 million live

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
+import ZoneTestSupport
 
 /// `zonestream run` refuses a bad setting before anything starts, with a message naming the
 /// key, the value, where it came from and what is allowed; an empty settings file means

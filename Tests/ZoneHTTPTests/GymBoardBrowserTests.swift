@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ZoneSimulation
 import ZoneSupport
+import ZoneTestSupport
 
 /// The gym board in a real browser: `zonestream broker` and `zonestream run` as processes,
 /// Debian's headless chromium loading `/board`; tiles appear for live sessions, change colour

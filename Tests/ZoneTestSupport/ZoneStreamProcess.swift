@@ -1,17 +1,17 @@
-import Foundation
+public import Foundation
 import ZoneSimulation
-import ZoneSupport
+public import ZoneSupport
 
 /// A `zonestream` child process for a test: output kept in a temporary file, killed by PID
 /// when the test is done with it (also on failure, through `deinit`).
-final class ZoneStreamProcess: @unchecked Sendable {
+public final class ZoneStreamProcess: @unchecked Sendable {
     // @unchecked: started in init; signalled and reaped only by the test that owns it.
-    let process = Process()
-    let logFile: URL
+    public let process = Process()
+    public let logFile: URL
 
     /// `environment`: variables to set on top of the test's own, less its `ZONESTREAM_*` ones
     /// (which the command would read as settings).
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -27,7 +27,7 @@ final class ZoneStreamProcess: @unchecked Sendable {
     }
 
     /// Runs a command to its exit (killed after `seconds`) and returns its status and output.
-    static func runToExit(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 30) throws
+    public static func runToExit(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 30) throws
         -> (status: Int32, output: String)
     {
         let child = try ZoneStreamProcess(arguments, environment: environment)
@@ -38,7 +38,7 @@ final class ZoneStreamProcess: @unchecked Sendable {
 
     /// A processor instance in `group` against `bootstrap`, committing often, with a short
     /// session timeout so the group notices a killed member quickly.
-    static func processor(bootstrap: String, group: String, extra: [String] = []) throws -> ZoneStreamProcess {
+    public static func processor(bootstrap: String, group: String, extra: [String] = []) throws -> ZoneStreamProcess {
         try ZoneStreamProcess([
             "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set", "commit_interval_ms=200",
             "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
@@ -46,11 +46,11 @@ final class ZoneStreamProcess: @unchecked Sendable {
         ] + extra)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// The HTTP endpoint's port, from the "http endpoint listening" log line, text
     /// (`port=N`) or JSON (`"port":"N"`) (waits up to 30 s).
-    func httpPort() -> Int? {
+    public func httpPort() -> Int? {
         guard waitForOutput("http endpoint listening", seconds: 30) else { return nil }
         let line = output.split(separator: "\n").first { $0.contains("http endpoint listening") } ?? ""
         for marker in ["port=", #""port":""#] {
@@ -59,12 +59,12 @@ final class ZoneStreamProcess: @unchecked Sendable {
         }
         return nil
     }
-    var isRunning: Bool { process.isRunning }
-    var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    public var isRunning: Bool { process.isRunning }
+    public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` and waits up to `seconds` for the exit; true if it exited in time.
     @discardableResult
-    func signal(_ signal: Int32, waitSeconds seconds: Double = 30) -> Bool {
+    public func signal(_ signal: Int32, waitSeconds seconds: Double = 30) -> Bool {
         guard process.isRunning else { return true }
         kill(pid, signal)
         let deadline = Date().addingTimeInterval(seconds)
@@ -73,14 +73,14 @@ final class ZoneStreamProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to exit by itself, up to `seconds`.
-    func waitForExit(seconds: Double) -> Bool {
+    public func waitForExit(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         return !process.isRunning
     }
 
     /// Waits until the output contains `text`, up to `seconds`.
-    func waitForOutput(_ text: String, seconds: Double) -> Bool {
+    public func waitForOutput(_ text: String, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !output.contains(text) && Date() < deadline && process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
         return output.contains(text)

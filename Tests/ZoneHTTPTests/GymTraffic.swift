@@ -1,4 +1,5 @@
 import Foundation
+import ZoneTestSupport
 
 /// Workout events for the HTTP tests: sessions with app heart-rate zones 109/127/145/163 (set in
 /// `session_start`, so no race with the profile table), where 100 bpm is zone 1, 150 zone 4 and

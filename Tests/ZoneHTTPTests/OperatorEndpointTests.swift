@@ -1,12 +1,7 @@
 import Foundation
-import Hummingbird
 import ZoneTestSupport
-import Prometheus
 import Testing
-import ZoneEngine
-@testable import ZoneProcessor
 import ZoneSimulation
-@testable import ZoneHTTP
 import ZoneSupport
 
 /// The operator's endpoint of a `zonestream run` process consuming real records from a broker

@@ -1,14 +1,14 @@
-import CoreMetrics
-import Foundation
-import Logging
+public import CoreMetrics
+public import Foundation
+public import Logging
 import Synchronization
-import ZoneKafka
-import ZoneProcessor
+public import ZoneKafka
+public import ZoneProcessor
 
 /// A ``ZoneProcessor`` running on its own thread for a test; `stop()` shuts it down cleanly
 /// and reports whether `run()` threw.
-final class RunningProcessor: Sendable {
-    let processor: ZoneProcessor
+public final class RunningProcessor: Sendable {
+    public let processor: ZoneProcessor
     private let thread: JoinableThread
     private let failure = FailureBox()
 
@@ -18,7 +18,7 @@ final class RunningProcessor: Sendable {
         var value: String? { text.withLock { $0 } }
     }
 
-    init(configuration: ProcessorConfiguration, metricsFactory: (any MetricsFactory)? = nil) throws {
+    public init(configuration: ProcessorConfiguration, metricsFactory: (any MetricsFactory)? = nil) throws {
         var logger = Logger(label: "test-processor")
         logger.logLevel = .warning
         let processor = ZoneProcessor(
@@ -40,7 +40,7 @@ final class RunningProcessor: Sendable {
 
     /// Stops the processor and returns the error `run()` ended with, if any.
     @discardableResult
-    func stop() -> String? {
+    public func stop() -> String? {
         processor.stop()
         thread.join()
         return failure.value
@@ -49,7 +49,7 @@ final class RunningProcessor: Sendable {
 
 extension ProcessorConfiguration {
     /// Settings for tests: fast commits, one or two workers.
-    static func forTest(bootstrap: String, group: String = "zonestream-test", workers: Int = 2) -> ProcessorConfiguration {
+    public static func forTest(bootstrap: String, group: String = "zonestream-test", workers: Int = 2) -> ProcessorConfiguration {
         // Short heartbeats so a joining member is noticed quickly.
         var configuration = ProcessorConfiguration(
             kafka: KafkaConfiguration(

@@ -1,19 +1,19 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
-import ZoneKafka
-import ZoneProcessor
+public import ZoneKafka
+public import ZoneProcessor
 
 /// Reads output topics from the beginning (no group) on its own thread and keeps every
 /// record, so tests can wait for a condition with a deadline instead of sleeping.
-final class OutputCollector: Sendable {
-    struct Record: Sendable {
-        let topic: String
-        let key: String?
-        let value: String
-        let partition: Int32
+public final class OutputCollector: Sendable {
+    public struct Record: Sendable {
+        public let topic: String
+        public let key: String?
+        public let value: String
+        public let partition: Int32
         /// A null value (a changelog tombstone).
-        let isTombstone: Bool
+        public let isTombstone: Bool
     }
 
     private let consumer: KafkaConsumer
@@ -21,7 +21,7 @@ final class OutputCollector: Sendable {
     private let running = Atomic<Bool>(true)
     private let thread = Mutex<JoinableThread?>(nil)
 
-    init(bootstrap: String, topics: [String]) throws {
+    public init(bootstrap: String, topics: [String]) throws {
         var logger = Logger(label: "test-collector")
         logger.logLevel = .warning
         consumer = try KafkaConsumer(
@@ -48,11 +48,11 @@ final class OutputCollector: Sendable {
         self.thread.withLock { $0 = thread }
     }
 
-    func records(_ topic: String) -> [Record] { records.withLock { $0.filter { $0.topic == topic } } }
+    public func records(_ topic: String) -> [Record] { records.withLock { $0.filter { $0.topic == topic } } }
 
     /// Waits until `condition` holds or `seconds` pass; returns whether it held.
     @discardableResult
-    func wait(seconds: Double = 30, until condition: (OutputCollector) -> Bool) -> Bool {
+    public func wait(seconds: Double = 30, until condition: (OutputCollector) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition(self) { return true }
@@ -61,7 +61,7 @@ final class OutputCollector: Sendable {
         return condition(self)
     }
 
-    func stop() {
+    public func stop() {
         running.store(false, ordering: .relaxed)
         thread.withLock { $0 }?.join()
         consumer.close()
@@ -69,19 +69,19 @@ final class OutputCollector: Sendable {
 }
 
 /// A producer for test input.
-struct TestInput {
-    let producer: KafkaProducer
+public struct TestInput {
+    public let producer: KafkaProducer
 
-    init(bootstrap: String) throws {
+    public init(bootstrap: String) throws {
         // Room for the hostile corpus's 1 MB values.
         producer = try KafkaProducer(
             configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zs-test-input"),
             properties: ["message.max.bytes": "4000000"])
     }
 
-    func send(_ topic: String, key: String?, value: [UInt8]?) throws {
+    public func send(_ topic: String, key: String?, value: [UInt8]?) throws {
         try producer.produce(topic: topic, key: key.map { Array($0.utf8) }, value: value, tracker: nil)
     }
 
-    func flush() throws { try producer.flush(timeoutMs: 10_000) }
+    public func flush() throws { try producer.flush(timeoutMs: 10_000) }
 }
