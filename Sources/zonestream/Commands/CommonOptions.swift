@@ -21,18 +21,3 @@ struct SettingsOptions: ParsableArguments {
         return try SettingsLoader(file: file, environment: ProcessInfo.processInfo.environment, overrides: overrides)
     }
 }
-
-/// Runs `action` once on SIGINT or SIGTERM (the sources are kept alive for the process).
-enum TerminationSignals {
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-
-    static func onTermination(_ action: @escaping @Sendable () -> Void) {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: action)
-            source.resume()
-            sources.append(source)
-        }
-    }
-}
