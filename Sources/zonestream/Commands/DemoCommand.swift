@@ -43,7 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: ProcessorService(processor: processor), successTerminationBehavior: .gracefullyShutdownGroup,
+                    .init(service: BlockingService.processor(processor), successTerminationBehavior: .gracefullyShutdownGroup,
                           failureTerminationBehavior: .gracefullyShutdownGroup),
                     .init(service: gymClass, successTerminationBehavior: .gracefullyShutdownGroup,
                           failureTerminationBehavior: .gracefullyShutdownGroup),

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import UnixSignals
+import ServiceLifecycle
 import ZoneEngine
 import ZoneKafka
 import ZoneSimulation
@@ -8,7 +10,7 @@ import ZoneSimulation
 /// `zonestream loadgen`: realistic workout traffic for any Kafka, deterministic for a seed,
 /// and its own oracle: with `--check` it waits for ZoneStream's finished workouts and
 /// compares each with the one it expects.
-struct LoadgenCommand: ParsableCommand {
+struct LoadgenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadgen", abstract: "Produce realistic workout traffic, and check ZoneStream's results.")
 
@@ -33,8 +35,24 @@ struct LoadgenCommand: ParsableCommand {
     @Option(help: "How long --check waits for results.") var checkTimeoutS = 120
     @Option(help: "Write the expected finished workouts (JSON lines) to this file.") var expectFile: String?
 
-    func run() throws {
+    func run() async throws {
         let logger = Logs.bootstrap(level: "warning")
+        let command = self
+        let stop = StopFlag()
+        // SIGTERM or SIGINT: open sessions are ended, what was sent is flushed, and it exits.
+        let generator = BlockingService(
+            name: "zs-loadgen", work: { try command.generate(logger: logger, stop: stop) }, stop: { stop.raise() })
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: generator, successTerminationBehavior: .gracefullyShutdownGroup,
+                          failureTerminationBehavior: .gracefullyShutdownGroup)
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    func generate(logger: Logger, stop: StopFlag) throws {
         let kafka = KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zonestream-loadgen")
         let producer = try KafkaProducer(configuration: kafka)
         var oracle = LoadOracle(settings: EngineSettings(maxGapMs: maxGapMs))
@@ -73,8 +91,8 @@ struct LoadgenCommand: ParsableCommand {
             Thread.sleep(forTimeInterval: Double(profileSettleMs) / 1000)
             var second = 0
             while !generator.isFinished {
-                if durationS > 0 && Date().timeIntervalSince(started) >= Double(durationS) {
-                    // Out of time: end the wave's open sessions so every workout finishes.
+                if stop.isRaised || (durationS > 0 && Date().timeIntervalSince(started) >= Double(durationS)) {
+                    // Out of time, or stopped: end the wave's open sessions so every workout finishes.
                     let ts = plan.startMs + Int64(second) * 1000
                     for member in 0..<members {
                         let key = "\(plan.sessionPrefix)-\(member)"
@@ -111,14 +129,14 @@ struct LoadgenCommand: ParsableCommand {
         let expected = oracle.expectedFinished()
         print(String(format: "loadgen: sent %d records (%d samples) in %.2f s (%.0f records/s); delivered %d, failed %d; %d workouts expected%@",
             sent, samples, elapsed, Double(sent) / max(elapsed, 0.001), tracker.deliveredCount, tracker.failedCount,
-            expected.count, stoppedEarly ? " (stopped at the time limit)" : ""))
+            expected.count, stop.isRaised ? " (stopped by a signal)" : stoppedEarly ? " (stopped at the time limit)" : ""))
         if let expectFile {
             let lines = try expected.keys.sorted().map { key in
                 String(decoding: try JSONSerialization.data(withJSONObject: expected[key]!, options: [.sortedKeys]), as: UTF8.self)
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: expectFile, atomically: true, encoding: .utf8)
         }
-        guard check else { return }
+        guard check, !stop.isRaised else { return }
         guard dropouts == 0 && duplicates == 0 && late == 0 && malformed == 0 else {
             throw SettingsError(description: "--check needs clean traffic (no injected faults)")
         }

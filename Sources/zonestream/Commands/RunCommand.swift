@@ -60,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
         if httpEnabled {
             services.append(httpServer(loader: loader, processor: processor, registry: registry, logger: logger))
         }
-        services.append(ProcessorService(processor: processor))
+        services.append(BlockingService.processor(processor))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
