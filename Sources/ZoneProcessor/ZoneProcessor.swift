@@ -49,6 +49,9 @@ public final class ZoneProcessor: Sendable {
         configuration: ProcessorConfiguration, logger: Logger,
         metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
+        var configuration = configuration
+        // librdkafka's log lines of every client the processor makes go through its logger.
+        configuration.kafka.logger = configuration.kafka.logger ?? logger
         self.configuration = configuration
         self.logger = logger
         metrics = ProcessorMetrics(factory: metricsFactory)

@@ -1,4 +1,5 @@
 import CRdKafka
+public import Logging
 
 /// Client configuration: a few typed settings plus a raw pass-through map for any librdkafka
 /// property (SASL, TLS, tuning). Settings left nil are never written, so librdkafka's
@@ -10,6 +11,9 @@ public struct KafkaConfiguration: Sendable {
     public var clientID: String?
     /// Any other librdkafka property, written last so it wins over the typed ones.
     public var properties: [String: String]
+    /// Where librdkafka's own log lines of the clients made with this configuration go (nil:
+    /// a `librdkafka` logger).
+    public var logger: Logger?
 
     public init(bootstrapServers: String, clientID: String? = nil, properties: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers

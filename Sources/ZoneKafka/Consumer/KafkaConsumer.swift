@@ -55,7 +55,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
         if groupID != nil { rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback) }
         if statistics != nil { rd_kafka_conf_set_stats_cb(conf, statisticsCallback) }
-        self.client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, configuration: conf)
+        self.client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, configuration: conf, logger: configuration.logger ?? logger)
         self.logger = logger
         box.consumer = self
         self.box = box

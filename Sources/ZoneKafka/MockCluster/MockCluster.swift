@@ -16,7 +16,7 @@ public final class MockCluster: @unchecked Sendable {
         let conf = try KafkaConfiguration(bootstrapServers: "").makeNativeConfiguration(defaults: [
             "log_level": "3"
         ])
-        owner = try RDKafkaClient(type: RD_KAFKA_PRODUCER, configuration: conf)
+        owner = try RDKafkaClient(type: RD_KAFKA_PRODUCER, configuration: conf, logger: nil)
         guard let cluster = rd_kafka_mock_cluster_new(owner.handle, Int32(brokers)) else {
             throw KafkaError(message: "could not start the mock cluster", operation: "starting a mock cluster")
         }

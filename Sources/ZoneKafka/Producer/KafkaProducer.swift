@@ -27,7 +27,7 @@ public final class KafkaProducer: @unchecked Sendable {
         let conf = try configuration.makeNativeConfiguration(
             defaults: Self.defaultProperties.merging(properties) { _, new in new })
         rd_kafka_conf_set_dr_msg_cb(conf, deliveryReportCallback)
-        client = try RDKafkaClient(type: RD_KAFKA_PRODUCER, configuration: conf)
+        client = try RDKafkaClient(type: RD_KAFKA_PRODUCER, configuration: conf, logger: configuration.logger)
     }
 
     deinit {

@@ -1,11 +1,22 @@
 import CRdKafka
 import Logging
+import Synchronization
 
-/// librdkafka's own log lines, sent through swift-log (label `librdkafka`) so they follow the
-/// process's log level instead of going straight to standard error. Its chatty
-/// informational lines (connects, disconnects) are logged at debug.
+/// librdkafka's own log lines, sent through swift-log so they follow the owner's log level and
+/// format instead of going straight to standard error. Each client logs through the logger of
+/// the configuration it was made with (``KafkaConfiguration/logger``), found by the client's
+/// name; lines logged before a client is registered, or by a client made without one, use a
+/// `librdkafka` logger. Chatty informational lines (connects, disconnects) are logged at debug.
 enum LibrdkafkaLog {
-    static let logger = Logger(label: "librdkafka")
+    static let fallback = Logger(label: "librdkafka")
+    /// Loggers by client name (`rd_kafka_name`), registered by ``RDKafkaClient`` for its life.
+    private static let loggers = Mutex<[String: Logger]>([:])
+
+    static func register(_ logger: Logger, client name: String) { loggers.withLock { $0[name] = logger } }
+
+    static func unregister(client name: String) { _ = loggers.withLock { $0.removeValue(forKey: name) } }
+
+    static func logger(client name: String) -> Logger { loggers.withLock { $0[name] } ?? fallback }
 
     static func level(fromSyslog level: Int32) -> Logger.Level {
         switch level {
@@ -25,8 +36,8 @@ enum LibrdkafkaLog {
             // One property map feeds producers and consumers alike, so "ignored by this
             // producer" configuration warnings are expected: debug, not warning.
             let logLevel = facilityName == "CONFWARN" ? .debug : LibrdkafkaLog.level(fromSyslog: level)
-            LibrdkafkaLog.logger.log(
-                level: logLevel, "\(text)", metadata: ["client": "\(name)", "facility": "\(facilityName)"])
+            LibrdkafkaLog.logger(client: name).log(
+                level: logLevel, "\(text)", metadata: ["client": "\(name)", "facility": "\(facilityName)", "source": "librdkafka"])
         }
     }
 }

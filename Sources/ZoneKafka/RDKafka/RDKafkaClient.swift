@@ -1,4 +1,5 @@
 import CRdKafka
+import Logging
 
 /// The one owner of an `rd_kafka_t`: creates it in `init`, destroys it in `deinit`.
 ///
@@ -7,18 +8,28 @@ import CRdKafka
 final class RDKafkaClient: @unchecked Sendable {
     let handle: OpaquePointer
 
-    init(type: rd_kafka_type_t, configuration: OpaquePointer) throws(KafkaError) {
+    /// The client's name (`rd_kafka_name`), under which its log lines find `logger`.
+    let name: String
+
+    /// - Parameter logger: where librdkafka's log lines of this client go (nil: a
+    ///   `librdkafka` logger).
+    init(type: rd_kafka_type_t, configuration: OpaquePointer, logger: Logger?) throws(KafkaError) {
         var errorText = [CChar](repeating: 0, count: 512)
         guard let handle = rd_kafka_new(type, configuration, &errorText, errorText.count) else {
             // rd_kafka_new leaves the configuration to the caller on failure.
             rd_kafka_conf_destroy(configuration)
-            let text = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let text = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw KafkaError(message: text, operation: "creating a client")
         }
         self.handle = handle
+        name = String(cString: rd_kafka_name(handle))
+        if let logger { LibrdkafkaLog.register(logger, client: name) }
     }
 
-    deinit { rd_kafka_destroy(handle) }
+    deinit {
+        rd_kafka_destroy(handle)
+        LibrdkafkaLog.unregister(client: name)
+    }
 
     /// Serves queued callbacks (delivery reports, errors, statistics).
     func poll(timeoutMs: Int32) { rd_kafka_poll(handle, timeoutMs) }
