@@ -10,13 +10,17 @@ import Synchronization
 enum LibrdkafkaLog {
     static let fallback = Logger(label: "librdkafka")
     /// Loggers by client name (`rd_kafka_name`), registered by ``RDKafkaClient`` for its life.
-    private static let loggers = Mutex<[String: Logger]>([:])
+    /// (A class holds the lock: ThreadSanitizer reports a global `Mutex` itself as raced.)
+    private final class Registry: Sendable {
+        let loggers = Mutex<[String: Logger]>([:])
+    }
+    private static let registry = Registry()
 
-    static func register(_ logger: Logger, client name: String) { loggers.withLock { $0[name] = logger } }
+    static func register(_ logger: Logger, client name: String) { registry.loggers.withLock { $0[name] = logger } }
 
-    static func unregister(client name: String) { _ = loggers.withLock { $0.removeValue(forKey: name) } }
+    static func unregister(client name: String) { _ = registry.loggers.withLock { $0.removeValue(forKey: name) } }
 
-    static func logger(client name: String) -> Logger { loggers.withLock { $0[name] } ?? fallback }
+    static func logger(client name: String) -> Logger { registry.loggers.withLock { $0[name] } ?? fallback }
 
     static func level(fromSyslog level: Int32) -> Logger.Level {
         switch level {
