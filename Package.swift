@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // NIOConcurrencyHelpers only: a pthread-based lock, which ThreadSanitizer can see
+        // (Synchronization.Mutex's futex is invisible to it; docs/decisions.md).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -44,7 +47,10 @@ let package = Package(
         // Layer 3: a thin Swift layer over librdkafka.
         .target(
             name: "ZoneKafka",
-            dependencies: ["CRdKafka", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CRdKafka", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings),
         // Layer 4: the stream processor.
         .target(
@@ -53,6 +59,7 @@ let package = Package(
                 "ZoneEngine", "ZoneCodecs", "ZoneKafka",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings),
         // Beside layer 5: the operator's HTTP endpoint (metrics, health, sessions, the gym board).
@@ -81,6 +88,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings),
 
@@ -89,6 +97,7 @@ let package = Package(
             dependencies: [
                 "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/ZoneTestSupport",
             swiftSettings: strictSettings),

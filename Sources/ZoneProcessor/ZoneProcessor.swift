@@ -1,6 +1,7 @@
 public import CoreMetrics
 import Foundation
 public import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import ZoneEngine
 import ZoneKafka
@@ -20,8 +21,8 @@ public final class ZoneProcessor: Sendable {
     public let sessionDirectory: LiveSessionDirectory
     private let lagReporter: ConsumerLagReporter
     private let logger: Logger
-    private let state = Mutex(State.created)
-    private let fatalError = Mutex<ProcessorError?>(nil)
+    private let state = NIOLockedValueBox(State.created)
+    private let fatalError = NIOLockedValueBox<ProcessorError?>(nil)
 
     /// Where the processor is in its life, in one place.
     enum State: Sendable {
@@ -34,7 +35,7 @@ public final class ZoneProcessor: Sendable {
         case stopping
         case stopped
     }
-    private let components = Mutex<Components?>(nil)
+    private let components = NIOLockedValueBox<Components?>(nil)
 
     struct Components: @unchecked Sendable {
         // @unchecked: every member is itself Sendable or thread-safe; set once by run().
@@ -63,28 +64,28 @@ public final class ZoneProcessor: Sendable {
     /// partitions, and their state is restored, so it is consuming (an instance with no
     /// partitions is ready too: it has nothing to restore). False again while stopping.
     public var isReady: Bool {
-        guard case .running(assigned: true) = state.withLock({ $0 }) else { return false }
+        guard case .running(assigned: true) = state.withLockedValue({ $0 }) else { return false }
         return metrics.partitionsRestoring.load(ordering: .relaxed) == 0
     }
 
     /// Live sessions on this instance.
     public var liveSessions: Int {
-        components.withLock { $0?.workers.reduce(0) { $0 + $1.liveSessions.load(ordering: .relaxed) } ?? 0 }
+        components.withLockedValue { $0?.workers.reduce(0) { $0 + $1.liveSessions.load(ordering: .relaxed) } ?? 0 }
     }
 
     /// Output records queued in the producer and not yet delivered.
-    public var outputsInFlight: Int { components.withLock { $0?.producer.queueLength ?? 0 } }
+    public var outputsInFlight: Int { components.withLockedValue { $0?.producer.queueLength ?? 0 } }
 
     /// Asks ``run()`` to shut down cleanly. Safe from any thread, any number of times.
     public func stop() {
-        state.withLock { state in
+        state.withLockedValue { state in
             if case .stopped = state { return }
             state = .stopping
         }
     }
 
     private var isStopping: Bool {
-        switch state.withLock({ $0 }) {
+        switch state.withLockedValue({ $0 }) {
         case .stopping, .stopped: true
         case .created, .starting, .running: false
         }
@@ -92,7 +93,7 @@ public final class ZoneProcessor: Sendable {
 
     /// Moves to `next` unless the processor is stopping already.
     private func advance(to next: State) {
-        state.withLock { state in
+        state.withLockedValue { state in
             switch state {
             case .stopping, .stopped: return
             case .created, .starting, .running: state = next
@@ -104,7 +105,7 @@ public final class ZoneProcessor: Sendable {
     /// ``ProcessorError`` of the first worker that could not go on.
     public func run() throws {
         advance(to: .starting)
-        defer { state.withLock { $0 = .stopped } }
+        defer { state.withLockedValue { $0 = .stopped } }
         let producer = try KafkaProducer(configuration: configuration.kafka)
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
         let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
@@ -128,13 +129,13 @@ public final class ZoneProcessor: Sendable {
             metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
             isStopping: { [self] in isStopping },
             onFatal: { [self] error in
-                fatalError.withLock { $0 = $0 ?? error }
+                fatalError.withLockedValue { $0 = $0 ?? error }
                 stop()
             })
         let workers = (0..<max(1, configuration.workers)).map {
             PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
         }
-        components.withLock { $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader) }
+        components.withLockedValue { $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader) }
         let deliveryRunning = Atomic<Bool>(true)
         let deliveryThread = JoinableThread(name: "zs-delivery") {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
@@ -164,8 +165,8 @@ public final class ZoneProcessor: Sendable {
         deliveryRunning.store(false, ordering: .releasing)
         deliveryThread.join()
         profileReader.stop()
-        components.withLock { $0 = nil }
-        if let error = fatalError.withLock({ $0 }) { throw error }
+        components.withLockedValue { $0 = nil }
+        if let error = fatalError.withLockedValue({ $0 }) { throw error }
         logger.info("processor stopped")
     }
 }
@@ -173,13 +174,8 @@ public final class ZoneProcessor: Sendable {
 extension ZoneProcessor {
     /// Creates the topics a real cluster is missing (the profile table compacted).
     func createMissingTopics(using producer: KafkaProducer) throws {
-        let topics = configuration.topics
-        let specifications = topics.all.map { name in
-            TopicAdmin.Specification(
-                name: name, partitions: configuration.createTopicPartitions,
-                replicationFactor: configuration.createTopicReplication,
-                configs: name == topics.zoneProfiles || name == topics.changelog ? ["cleanup.policy": "compact"] : [:])
-        }
+        let specifications = configuration.topics.specifications(
+            partitions: configuration.createTopicPartitions, replicationFactor: configuration.createTopicReplication)
         let created = try TopicAdmin.createMissing(specifications, using: producer)
         if !created.isEmpty { logger.info("created topics", metadata: ["topics": "\(created)"]) }
     }

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 public import ZoneKafka
 public import ZoneProcessor
@@ -17,9 +18,9 @@ public final class OutputCollector: Sendable {
     }
 
     private let consumer: KafkaConsumer
-    private let records = Mutex<[Record]>([])
+    private let records = NIOLockedValueBox<[Record]>([])
     private let running = Atomic<Bool>(true)
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
     public init(bootstrap: String, topics: [String]) throws {
         var logger = Logger(label: "test-collector")
@@ -41,14 +42,14 @@ public final class OutputCollector: Sendable {
                         topic: record.topic, key: record.key.map { String(decoding: $0, as: UTF8.self) },
                         value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "", partition: record.partition,
                         isTombstone: record.value == nil)
-                    records.withLock { $0.append(entry) }
+                    records.withLockedValue { $0.append(entry) }
                 }
             }
         }
-        self.thread.withLock { $0 = thread }
+        self.thread.withLockedValue { $0 = thread }
     }
 
-    public func records(_ topic: String) -> [Record] { records.withLock { $0.filter { $0.topic == topic } } }
+    public func records(_ topic: String) -> [Record] { records.withLockedValue { $0.filter { $0.topic == topic } } }
 
     /// Waits until `condition` holds or `seconds` pass; returns whether it held.
     @discardableResult
@@ -63,7 +64,7 @@ public final class OutputCollector: Sendable {
 
     public func stop() {
         running.store(false, ordering: .relaxed)
-        thread.withLock { $0 }?.join()
+        thread.withLockedValue { $0 }?.join()
         consumer.close()
     }
 }

@@ -1,7 +1,7 @@
 public import CoreMetrics
 public import Foundation
 public import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 public import ZoneKafka
 public import ZoneProcessor
 
@@ -13,9 +13,9 @@ public final class RunningProcessor: Sendable {
     private let failure = FailureBox()
 
     final class FailureBox: Sendable {
-        let text = Mutex<String?>(nil)
-        func set(_ value: String) { text.withLock { $0 = $0 ?? value } }
-        var value: String? { text.withLock { $0 } }
+        let text = NIOLockedValueBox<String?>(nil)
+        func set(_ value: String) { text.withLockedValue { $0 = $0 ?? value } }
+        var value: String? { text.withLockedValue { $0 } }
     }
 
     public init(configuration: ProcessorConfiguration, metricsFactory: (any MetricsFactory)? = nil) throws {

@@ -1,6 +1,6 @@
 import CRdKafka
-import Synchronization
 public import Logging
+import NIOConcurrencyHelpers
 
 /// What a consumer-group member is told on a rebalance. Called on the thread that polls
 /// the consumer, inside the rebalance: when `revoked` returns, the partitions are released,
@@ -21,7 +21,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     let client: RDKafkaClient
     private let logger: Logger
     /// Set by ``subscribe(_:listener:)``, cleared by ``close()``, read by the rebalance callback.
-    private let listener = Mutex<(any RebalanceListener)?>(nil)
+    private let listener = NIOLockedValueBox<(any RebalanceListener)?>(nil)
     private var closed = false
 
     /// Defaults below the user's settings: manual commits, start at the beginning,
@@ -67,7 +67,7 @@ public final class KafkaConsumer: @unchecked Sendable {
 
     /// Joins the group for `topics`; assignments arrive through `listener`.
     public func subscribe(_ topics: [String], listener: any RebalanceListener) throws(KafkaError) {
-        self.listener.withLock { $0 = listener }
+        self.listener.withLockedValue { $0 = listener }
         let list = try RDKafkaTopicPartitionList(topics.map { TopicPartition(topic: $0, partition: Int32(RD_KAFKA_PARTITION_UA)) })
         try KafkaError.check(rd_kafka_subscribe(client.handle, list.pointer), "subscribing to \(topics)")
     }
@@ -126,6 +126,15 @@ public final class KafkaConsumer: @unchecked Sendable {
         return list.partitions
     }
 
+    /// The next offset this consumer will read in each partition (librdkafka's position; with
+    /// `read_committed`, past the markers and aborted records it skipped); negative before
+    /// anything was read.
+    public func positions(_ partitions: [TopicPartition]) throws(KafkaError) -> [TopicPartition] {
+        let list = try RDKafkaTopicPartitionList(partitions)
+        try KafkaError.check(rd_kafka_position(client.handle, list.pointer), "reading positions")
+        return list.partitions
+    }
+
     /// Partition count of a topic, from metadata.
     public func partitionCount(topic: String) throws(KafkaError) -> Int { try client.partitionCount(topic: topic) }
 
@@ -140,14 +149,14 @@ public final class KafkaConsumer: @unchecked Sendable {
         closed = true
         rd_kafka_consumer_close(client.handle)
         // The listener usually holds what holds this consumer; let the cycle go.
-        listener.withLock { $0 = nil }
+        listener.withLockedValue { $0 = nil }
     }
 
     fileprivate func rebalance(
         _ error: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
     ) {
         let partitions = RDKafkaTopicPartitionList.read(list)
-        let listener = listener.withLock { $0 }
+        let listener = listener.withLockedValue { $0 }
         let result: rd_kafka_resp_err_t
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:

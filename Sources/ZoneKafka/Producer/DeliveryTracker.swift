@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Counts one producer user's messages in flight, so it can tell when everything it
@@ -9,7 +10,7 @@ public final class DeliveryTracker: Sendable {
     private let outstanding = Atomic<Int>(0)
     private let failures = Atomic<Int>(0)
     private let delivered = Atomic<Int>(0)
-    private let refused = Mutex<[DeliveryFailure]>([])
+    private let refused = NIOLockedValueBox<[DeliveryFailure]>([])
 
     public init() {}
 
@@ -19,11 +20,11 @@ public final class DeliveryTracker: Sendable {
     public var failedCount: Int { failures.load(ordering: .acquiring) }
     public var deliveredCount: Int { delivered.load(ordering: .relaxed) }
     /// The error of the latest refused message not yet taken, for logs.
-    public var lastError: String? { refused.withLock { $0.last?.error.message } }
+    public var lastError: String? { refused.withLockedValue { $0.last?.error.message } }
 
     /// Takes the refused messages reported so far (each is returned once).
     public func takeFailures() -> [DeliveryFailure] {
-        refused.withLock { failures in
+        refused.withLockedValue { failures in
             defer { failures.removeAll() }
             return failures
         }
@@ -35,7 +36,7 @@ public final class DeliveryTracker: Sendable {
 
     func reported(failure: DeliveryFailure?) {
         if let failure {
-            refused.withLock { $0.append(failure) }
+            refused.withLockedValue { $0.append(failure) }
             failures.add(1, ordering: .relaxed)
         } else {
             delivered.add(1, ordering: .relaxed)

@@ -1,5 +1,5 @@
 import CRdKafka
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// An idempotent producer. Delivery reports are served by ``pollDeliveryReports(timeoutMs:)``
 /// (call it from one thread in a loop) and counted in each message's ``DeliveryTracker``.
@@ -8,7 +8,7 @@ import Synchronization
 /// under a lock and live as long as the producer.
 public final class KafkaProducer: @unchecked Sendable {
     let client: RDKafkaClient
-    private let topics = Mutex<[String: OpaquePointer]>([:])
+    private let topics = NIOLockedValueBox<[String: OpaquePointer]>([:])
 
     /// Idempotence (no duplicates or reordering from retries), all replicas acknowledge,
     /// a short linger so records travel in batches; at most 256 MB of undelivered records (a
@@ -31,11 +31,11 @@ public final class KafkaProducer: @unchecked Sendable {
     }
 
     deinit {
-        topics.withLock { for handle in $0.values { rd_kafka_topic_destroy(handle) } }
+        topics.withLockedValue { for handle in $0.values { rd_kafka_topic_destroy(handle) } }
     }
 
     private func topicHandle(_ name: String) -> OpaquePointer? {
-        topics.withLock { cache in
+        topics.withLockedValue { cache in
             if let handle = cache[name] { return handle }
             let handle = rd_kafka_topic_new(client.handle, name, nil)
             cache[name] = handle

@@ -1,6 +1,6 @@
 import CRdKafka
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// librdkafka's own log lines, sent through swift-log so they follow the owner's log level and
 /// format instead of going straight to standard error. Each client logs through the logger of
@@ -10,17 +10,13 @@ import Synchronization
 enum LibrdkafkaLog {
     static let fallback = Logger(label: "librdkafka")
     /// Loggers by client name (`rd_kafka_name`), registered by ``RDKafkaClient`` for its life.
-    /// (A class holds the lock: ThreadSanitizer reports a global `Mutex` itself as raced.)
-    private final class Registry: Sendable {
-        let loggers = Mutex<[String: Logger]>([:])
-    }
-    private static let registry = Registry()
+    private static let loggers = NIOLockedValueBox<[String: Logger]>([:])
 
-    static func register(_ logger: Logger, client name: String) { registry.loggers.withLock { $0[name] = logger } }
+    static func register(_ logger: Logger, client name: String) { loggers.withLockedValue { $0[name] = logger } }
 
-    static func unregister(client name: String) { _ = registry.loggers.withLock { $0.removeValue(forKey: name) } }
+    static func unregister(client name: String) { _ = loggers.withLockedValue { $0.removeValue(forKey: name) } }
 
-    static func logger(client name: String) -> Logger { registry.loggers.withLock { $0[name] } ?? fallback }
+    static func logger(client name: String) -> Logger { loggers.withLockedValue { $0[name] } ?? fallback }
 
     static func level(fromSyslog level: Int32) -> Logger.Level {
         switch level {

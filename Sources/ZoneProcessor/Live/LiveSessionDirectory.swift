@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Synchronization
 public import ZoneEngine
 
@@ -20,7 +21,7 @@ public final class LiveSessionDirectory: Sendable {
     /// The live state of `session` on this instance, nil when it is not live here.
     public func session(_ session: String) -> LiveSessionEntry? {
         for slot in slots {
-            if let entry = slot.table.withLock({ $0[session] }) { return entry }
+            if let entry = slot.table.withLockedValue({ $0[session] }) { return entry }
         }
         return nil
     }
@@ -29,7 +30,7 @@ public final class LiveSessionDirectory: Sendable {
     public func allSessions() -> [LiveSessionEntry] {
         var all: [LiveSessionEntry] = []
         for slot in slots {
-            let table = slot.table.withLock { $0 }
+            let table = slot.table.withLockedValue { $0 }
             all.append(contentsOf: table.values)
         }
         return all
@@ -38,7 +39,7 @@ public final class LiveSessionDirectory: Sendable {
     /// Replaces worker `index`'s published table.
     func publish(worker index: Int, _ table: [String: LiveSessionEntry]) {
         guard slots.indices.contains(index) else { return }
-        slots[index].table.withLock { $0 = table }
+        slots[index].table.withLockedValue { $0 = table }
     }
 
     /// A number larger than any handed out before, to mark a change of an entry.
@@ -46,7 +47,7 @@ public final class LiveSessionDirectory: Sendable {
 
     /// One worker's published table.
     private final class Slot: Sendable {
-        let table = Mutex<[String: LiveSessionEntry]>([:])
+        let table = NIOLockedValueBox<[String: LiveSessionEntry]>([:])
     }
 }
 

@@ -1,5 +1,5 @@
 import CoreMetrics
-import Synchronization
+import NIOConcurrencyHelpers
 import ZoneCodecs
 
 /// Turns librdkafka's statistics (JSON, every `statistics.interval.ms`) into one
@@ -9,7 +9,7 @@ import ZoneCodecs
 final class ConsumerLagReporter: Sendable {
     private let factory: any MetricsFactory
     /// Gauges by topic and partition; touched only on the statistics callback (every few seconds).
-    private let gauges = Mutex<[ConsumerLagReader.Lag: Gauge]>([:])
+    private let gauges = NIOLockedValueBox<[ConsumerLagReader.Lag: Gauge]>([:])
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -18,7 +18,7 @@ final class ConsumerLagReporter: Sendable {
     /// Reads the lag of every assigned partition out of one statistics document.
     func report(statisticsJSON: String) {
         let lags = ConsumerLagReader.lags(statisticsJSON)
-        gauges.withLock { gauges in
+        gauges.withLockedValue { gauges in
             for (key, lag) in lags {
                 let gauge = gauges[key] ?? Gauge(
                     label: "zonestream_consumer_lag",

@@ -1,4 +1,5 @@
 public import CoreMetrics
+import NIOConcurrencyHelpers
 public import Synchronization
 public import ZoneEngine
 
@@ -30,7 +31,7 @@ public final class ProcessorMetrics: Sendable {
     /// Dead letters the broker refused for good even in their minimal form: logged, then gone.
     public let deadLettersRefused = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
-    private let deadLettersByReason = Mutex<[DeadLetterReason: Int]>([:])
+    private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     private let exported: Exported
     /// Makes the per-worker and per-partition handles created later.
     let factory: any MetricsFactory
@@ -61,7 +62,7 @@ public final class ProcessorMetrics: Sendable {
 
     func countDeadLetter(_ reason: DeadLetterReason) {
         deadLetters.add(1, ordering: .relaxed)
-        deadLettersByReason.withLock { $0[reason, default: 0] += 1 }
+        deadLettersByReason.withLockedValue { $0[reason, default: 0] += 1 }
         exported.deadLetters.increment()
         exported.deadLettersByReason[reason]?.increment()
     }
@@ -121,7 +122,7 @@ public final class ProcessorMetrics: Sendable {
     }
 
     /// Dead letters so far for one reason.
-    public func deadLetters(_ reason: DeadLetterReason) -> Int { deadLettersByReason.withLock { $0[reason] ?? 0 } }
+    public func deadLetters(_ reason: DeadLetterReason) -> Int { deadLettersByReason.withLockedValue { $0[reason] ?? 0 } }
 
     /// A worker's live-session gauge.
     func liveSessionsGauge(worker: Int) -> Gauge {

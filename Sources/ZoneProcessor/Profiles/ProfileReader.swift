@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import ZoneCodecs
 import ZoneEngine
@@ -15,8 +16,8 @@ final class ProfileReader: Sendable {
     private let running = Atomic<Bool>(true)
     private let caughtUp = Atomic<Bool>(false)
     /// Per partition: the high watermark at start, still to be reached.
-    private let targets: Mutex<[Int32: Int64]>
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let targets: NIOLockedValueBox<[Int32: Int64]>
+    private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
     init(configuration: ProcessorConfiguration, table: ProfileTable, logger: Logger) throws {
         self.table = table
@@ -31,7 +32,7 @@ final class ProfileReader: Sendable {
             let high = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
             if high > 0 { targets[partition] = high }
         }
-        self.targets = Mutex(targets)
+        self.targets = NIOLockedValueBox(targets)
         try consumer.assign(
             (0..<Int32(count)).map { TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning) })
         caughtUp.store(targets.isEmpty, ordering: .releasing)
@@ -46,7 +47,7 @@ final class ProfileReader: Sendable {
                 consumer.poll(timeoutMs: 100) { record in apply(record, decoder: &decoder) }
             }
         }
-        self.thread.withLock { $0 = thread }
+        self.thread.withLockedValue { $0 = thread }
     }
 
     /// Waits until the table holds what the topic held at start, or `timeoutMs` passes.
@@ -59,7 +60,7 @@ final class ProfileReader: Sendable {
 
     func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        thread.withLock { $0 }?.join()
+        thread.withLockedValue { $0 }?.join()
         consumer.close()
     }
 
@@ -73,7 +74,7 @@ final class ProfileReader: Sendable {
         }
         let partition = record.partition
         let offset = record.offset
-        let done = targets.withLock { targets -> Bool in
+        let done = targets.withLockedValue { targets -> Bool in
             if let target = targets[partition], offset + 1 >= target { targets[partition] = nil }
             return targets.isEmpty
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import ZoneCodecs
 import ZoneEngine
@@ -15,7 +16,7 @@ final class PartitionWorker: Sendable {
     let queue: KafkaQueue
     /// This worker's live sessions, refreshed every second and on revocation.
     let liveSessions = Atomic<Int>(0)
-    private let mailbox = Mutex<[WorkerCommand]>([])
+    private let mailbox = NIOLockedValueBox<[WorkerCommand]>([])
     private let context: WorkerContext
 
     init(index: Int, queue: KafkaQueue, context: WorkerContext) {
@@ -24,23 +25,23 @@ final class PartitionWorker: Sendable {
         self.context = context
     }
 
-    func post(_ command: WorkerCommand) { mailbox.withLock { $0.append(command) } }
+    func post(_ command: WorkerCommand) { mailbox.withLockedValue { $0.append(command) } }
 
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
     func start() {
         let thread = JoinableThread(name: "zs-worker-\(index)") { [self] in
             var loop = WorkerLoop(worker: self, context: context)
             loop.run()
         }
-        self.thread.withLock { $0 = thread }
+        self.thread.withLockedValue { $0 = thread }
     }
 
     /// Waits for the worker's thread to exit (after a `.stop` command).
-    func join() { thread.withLock { $0 }?.join() }
+    func join() { thread.withLockedValue { $0 }?.join() }
 
     func takeCommands() -> [WorkerCommand] {
-        mailbox.withLock { commands in
+        mailbox.withLockedValue { commands in
             defer { commands.removeAll() }
             return commands
         }

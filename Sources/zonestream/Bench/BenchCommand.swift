@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
@@ -102,9 +103,9 @@ struct BenchCommand: ParsableCommand {
     /// Runs a processor over the preloaded records; returns records/s and the timeline.
     static func throughput(configuration: ProcessorConfiguration, records: Int, logger: Logger) throws -> (Double, [[Double]]) {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
-        let failure = Mutex<String?>(nil)
+        let failure = NIOLockedValueBox<String?>(nil)
         let thread = JoinableThread(name: "zs-bench-run") {
-            do { try processor.run() } catch { failure.withLock { $0 = "\(error)" } }
+            do { try processor.run() } catch { failure.withLockedValue { $0 = "\(error)" } }
         }
         var timeline: [[Double]] = []
         var started: Date?
@@ -113,7 +114,7 @@ struct BenchCommand: ParsableCommand {
         let deadline = Date().addingTimeInterval(600)
         var tick = 0
         while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
-            if let error = failure.withLock({ $0 }) { throw SettingsError(description: error) }
+            if let error = failure.withLockedValue({ $0 }) { throw SettingsError(description: error) }
             // Check every 10 ms (the end is not overshot); record the timeline every 100 ms.
             Thread.sleep(forTimeInterval: 0.01)
             let count = processor.metrics.recordsIn.load(ordering: .relaxed)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
@@ -84,9 +85,9 @@ enum LatencyRun {
 /// Reads `zone-changes` as they are produced and records now - ts per event.
 final class ZoneChangeLatencyReader: Sendable {
     private let consumer: KafkaConsumer
-    private let values = Mutex<[Double]>([])
+    private let values = NIOLockedValueBox<[Double]>([])
     private let running = Atomic<Bool>(true)
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
     init(kafka: KafkaConfiguration, logger: Logger) throws {
         consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
@@ -102,18 +103,18 @@ final class ZoneChangeLatencyReader: Sendable {
                 consumer.poll(timeoutMs: 20) { record in
                     guard let value = record.value, let ts = Self.timestamp(in: value) else { return }
                     let latency = Date().timeIntervalSince1970 * 1000 - Double(ts)
-                    values.withLock { $0.append(latency) }
+                    values.withLockedValue { $0.append(latency) }
                 }
             }
         }
-        self.thread.withLock { $0 = thread }
+        self.thread.withLockedValue { $0 = thread }
     }
 
-    var latencies: [Double] { values.withLock { $0 } }
+    var latencies: [Double] { values.withLockedValue { $0 } }
 
     func stop() {
         running.store(false, ordering: .relaxed)
-        thread.withLock { $0 }?.join()
+        thread.withLockedValue { $0 }?.join()
         consumer.close()
     }
 

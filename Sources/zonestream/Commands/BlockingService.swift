@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 import Synchronization
 import ZoneProcessor
@@ -12,13 +13,13 @@ struct BlockingService: Service {
     let stop: @Sendable () -> Void
 
     func run() async throws {
-        let thread = Mutex<JoinableThread?>(nil)
+        let thread = NIOLockedValueBox<JoinableThread?>(nil)
         // The work has returned once the continuation is resumed: join its thread.
-        defer { thread.withLock { $0 }?.join() }
+        defer { thread.withLockedValue { $0 }?.join() }
         try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    thread.withLock {
+                    thread.withLockedValue {
                         $0 = JoinableThread(name: name) { [work] in
                             do {
                                 try work()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
@@ -8,9 +9,9 @@ import ZoneProcessor
 /// what the demo shows: each session's current zone and the finished workouts.
 final class OutputBoard: Sendable {
     private let consumer: KafkaConsumer
-    private let state = Mutex<State>(State())
+    private let state = NIOLockedValueBox<State>(State())
     private let running = Atomic<Bool>(true)
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
     struct State {
         var zones: [String: [String: (zone: Int, count: Int)]] = [:]
@@ -67,31 +68,31 @@ final class OutputBoard: Sendable {
                         let quantity = object["quantity"] as? String ?? ""
                         let zone = (object["current_zone"] as? [String: Any])?["index"] as? Int ?? 0
                         let count = (object["zone_durations"] as? [Any])?.count ?? 0
-                        state.withLock { state in
+                        state.withLockedValue { state in
                             state.zoneChanges += 1
                             state.zones[session, default: [:]][quantity] = (zone, count)
                         }
                     } else {
                         let view = FinishedView(object)
-                        state.withLock { $0.finished[session] = view }
+                        state.withLockedValue { $0.finished[session] = view }
                     }
                 }
             }
         }
-        self.thread.withLock { $0 = thread }
+        self.thread.withLockedValue { $0 = thread }
     }
 
     func stop() {
         running.store(false, ordering: .relaxed)
-        thread.withLock { $0 }?.join()
+        thread.withLockedValue { $0 }?.join()
         consumer.close()
     }
 
-    var finishedCount: Int { state.withLock { $0.finished.count } }
-    var zoneChangeCount: Int { state.withLock { $0.zoneChanges } }
+    var finishedCount: Int { state.withLockedValue { $0.finished.count } }
+    var zoneChangeCount: Int { state.withLockedValue { $0.zoneChanges } }
 
     func liveTable(at second: Int, members: [String]) -> String {
-        state.withLock { state in
+        state.withLockedValue { state in
             var lines = ["— live zones at \(second / 60):\(String(format: "%02d", second % 60)) —"]
             for session in members {
                 let zones = state.zones[session] ?? [:]
@@ -107,7 +108,7 @@ final class OutputBoard: Sendable {
     }
 
     func finishedReport() -> String {
-        state.withLock { state in
+        state.withLockedValue { state in
             var lines = ["— finished workouts (minutes per zone) —"]
             for (session, workout) in state.finished.sorted(by: { $0.key.localizedStandardCompare($1.key) == .orderedAscending }) {
                 lines.append("\(session) \(workout.person), \(workout.activity), \(workout.durationS) s, paused \(workout.pausedS) s")
