@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Installs the system packages ZoneStream builds against, only when missing, plus any
 # packages named as arguments (scripts/test.sh adds chromium for the board's browser test).
+# With --noida-db it also installs the second Kafka implementation the integration tests run
+# on (noida-db, pinned, from PyPI) into the project's venv, .venv/.
 # Called by the README's two commands (scripts/demo.sh, scripts/test.sh); safe to run again.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-needed=(librdkafka-dev libjansson-dev pkg-config kcat "$@")
+NOIDA_DB_VERSION=0.2.3
+with_noida_db=false
+extra=()
+for argument in "$@"; do
+  if [ "$argument" = --noida-db ]; then with_noida_db=true; else extra+=("$argument"); fi
+done
+needed=(librdkafka-dev libjansson-dev pkg-config kcat "${extra[@]}")
+if $with_noida_db && ! python3 -m venv --help >/dev/null 2>&1; then needed+=(python3 python3-venv); fi
 missing=()
 for package in "${needed[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -27,4 +37,13 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
   echo "bootstrap: the Swift 6 toolchain is required (swift not on PATH)" >&2
   exit 1
+fi
+
+if $with_noida_db; then
+  if ! .venv/bin/python -c "import noida_db" >/dev/null 2>&1 \
+      || [ "$(.venv/bin/pip show noida-db 2>/dev/null | sed -n 's/^Version: //p')" != "$NOIDA_DB_VERSION" ]; then
+    echo "bootstrap: installing noida-db $NOIDA_DB_VERSION into .venv" >&2
+    python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check "noida-db==$NOIDA_DB_VERSION"
+  fi
 fi

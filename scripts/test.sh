@@ -2,7 +2,8 @@
 # The README's test command: installs what is missing, builds, runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# chromium: the gym board is tested in a real headless browser.
-bash scripts/bootstrap.sh chromium
+# chromium: the gym board is tested in a real headless browser; noida-db: the integration
+# tests run on it as well as on the embedded broker (ZONESTREAM_TEST_BROKERS=mock: only there).
+bash scripts/bootstrap.sh chromium --noida-db
 swift build --build-tests
 swift test --skip-build "$@"

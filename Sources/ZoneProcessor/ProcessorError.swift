@@ -8,6 +8,7 @@ public struct ProcessorError: Error, CustomStringConvertible, Sendable {
         case stoppedWhileRestoring = "stopping while restoring a partition"
         case committingTransaction = "committing a transaction"
         case writingChangelog = "writing the changelog in a transaction"
+        case consuming = "consuming from the group"
     }
 
     public let operation: Operation

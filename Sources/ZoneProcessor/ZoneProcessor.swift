@@ -148,7 +148,15 @@ public final class ZoneProcessor: Sendable {
         advance(to: .running(assigned: false))
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
         logger.info("processor running", metadata: ["workers": "\(workers.count)", "group": "\(configuration.groupID)"])
-        while !isStopping { consumer.poll(timeoutMs: 100) }
+        while !isStopping {
+            consumer.poll(timeoutMs: 100)
+            // Fenced (another instance took this one's group.instance.id), or failed for good:
+            // this instance gets no more records, so it stops and says why.
+            if let fatal = consumer.fatalError {
+                fatalError.withLockedValue { $0 = $0 ?? ProcessorError(.consuming, reason: "\(fatal)") }
+                stop()
+            }
+        }
 
         // Shutdown: leaving the group revokes every partition, so each worker commits its
         // delivered work; then workers stop, the producer flushes, and the clients close.

@@ -5,12 +5,13 @@ import ZoneProcessor
 import ZoneTestSupport
 import ZoneSupport
 
-/// Every worked example of the contract fed through real topics: a `zonestream broker`
-/// process, the processor, and consumers of the outputs, compared field for field.
+/// Every worked example of the contract fed through real topics on each test broker (the
+/// embedded mock, noida-db), the processor, and consumers of the outputs, compared field for field.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ContractExamplesThroughKafkaTests {
-    @Test func allExamplesEndToEnd() throws {
-        let broker = try BrokerProcess(partitions: 4)
+    @Test(arguments: BrokerKind.selected)
+    func allExamplesEndToEnd(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let examples = try ContractExample.all()
         let input = try TestInput(bootstrap: broker.bootstrapServers)

@@ -4,8 +4,8 @@ import ZoneSimulation
 import ZoneSupport
 import ZoneTestSupport
 
-/// Failures with real processes on the embedded broker: instances killed and added under
-/// load, the broker unreachable, SIGTERM. The load generator's oracle is the uninterrupted
+/// Failures with real processes on each test broker: instances killed and added under load,
+/// the broker away and back, SIGTERM. The load generator's oracle is the uninterrupted
 /// run: `--check` requires every finished workout and every zone-change event, each copy
 /// identical to it (repeats allowed).
 @Suite(.serialized, .timeLimit(.minutes(4)))
@@ -47,8 +47,11 @@ struct FailureTests {
         }
     }
 
-    @Test func threeInstancesOneKilledOneAddedLoseNothing() throws {
-        let broker = try BrokerProcess(partitions: 6)
+    /// Mock only: noida-db 0.2.3 never expires a member that stops heartbeating (no session
+    /// timeout), so the killed instance's partitions are never reassigned.
+    @Test(arguments: BrokerKind.mockIfSelected)
+    func threeInstancesOneKilledOneAddedLoseNothing(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
         var processors = try (0..<3).map { _ in try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover") }
@@ -79,8 +82,12 @@ struct FailureTests {
         }
     }
 
-    @Test func theBrokerGoneForAWhileLosesNothing() throws {
-        let broker = try BrokerProcess(partitions: 4)
+    /// Mock only: noida-db 0.2.3 loses acknowledged records when it restarts (16 of 1830 from
+    /// the load generator across a SIGTERM restart, up to about a second of writes on SIGKILL),
+    /// so no consumer could find everything after its outage.
+    @Test(arguments: BrokerKind.mockIfSelected)
+    func theBrokerGoneForAWhileLosesNothing(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
         let processor = try Self.assignedProcessor(bootstrap: bootstrap, group: "outage")
@@ -88,18 +95,19 @@ struct FailureTests {
         defer { collector.stop() }
         let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "outage", members: 40, rate: 600)
         Self.waitForFlow(collector, zoneChanges: 100)
-        #expect(broker.control("down 1"))
         // The fault itself: the broker stays away this long (longer than a session timeout
         // would be in a short test, shorter than librdkafka's message timeout).
+        #expect(broker.mock?.control("down 1") == true)
         Thread.sleep(forTimeInterval: 6)
-        #expect(broker.control("up 1"))
+        #expect(broker.mock?.control("up 1") == true)
         Self.expectChecked(loadgen, [processor])
         #expect(processor.isRunning, "the processor waited for the broker instead of exiting")
         #expect(processor.signal(SIGTERM, waitSeconds: 20))
     }
 
-    @Test func sigtermCommitsInFlightWorkAndExitsPromptly() throws {
-        let broker = try BrokerProcess(partitions: 4)
+    @Test(arguments: BrokerKind.selected)
+    func sigtermCommitsInFlightWorkAndExitsPromptly(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
         let first = try Self.assignedProcessor(bootstrap: bootstrap, group: "sigterm")

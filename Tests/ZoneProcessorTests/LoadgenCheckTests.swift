@@ -4,13 +4,13 @@ import ZoneSimulation
 import ZoneSupport
 import ZoneTestSupport
 
-/// `zonestream loadgen --check` against a broker process and a processor process: every
+/// `zonestream loadgen --check` against each test broker and a processor process: every
 /// finished workout equals what the load generator's oracle computed.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct LoadgenCheckTests {
-    @Test(arguments: [1, 5])
-    func loadgenCheckPasses(series: Int) throws {
-        let broker = try BrokerProcess(partitions: 4)
+    @Test(arguments: BrokerKind.selected, [1, 5])
+    func loadgenCheckPasses(on kind: BrokerKind, series: Int) throws {
+        let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let processor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "loadgen-\(series)")
         defer { processor.signal(SIGTERM) }

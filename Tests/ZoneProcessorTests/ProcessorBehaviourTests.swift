@@ -9,7 +9,7 @@ import ZoneTestSupport
 import ZoneSupport
 import Synchronization
 
-/// The processor's behaviour on the embedded broker: dead letters while the partition keeps
+/// The processor's behaviour on the test brokers: dead letters while the partition keeps
 /// flowing, idle timeout on the wall clock, and a rebalance between two instances.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ProcessorBehaviourTests {
@@ -17,8 +17,9 @@ struct ProcessorBehaviourTests {
         Array("{\"session\":\"\(session)\",\"ts\":\(ts),\(body)}".utf8)
     }
 
-    @Test func everyDeadLetterReasonAndThePartitionKeepsFlowing() throws {
-        let broker = try BrokerProcess(partitions: 2)
+    @Test(arguments: BrokerKind.selected)
+    func everyDeadLetterReasonAndThePartitionKeepsFlowing(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
         let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "dlq"))
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq"])
@@ -107,8 +108,9 @@ struct ProcessorBehaviourTests {
         return (records, Dictionary(uniqueKeysWithValues: sink.finished.map { ($0.session, $0) }))
     }
 
-    @Test func twoInstancesShareThePartitionsAcrossARebalance() throws {
-        let broker = try BrokerProcess(partitions: 4)
+    @Test(arguments: BrokerKind.selected)
+    func twoInstancesShareThePartitionsAcrossARebalance(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { collector.stop() }

@@ -38,9 +38,9 @@ struct StateRestoreTests {
         #expect(seen.values.allSatisfy { $0 == 1 }, "each workout finished once: \(seen.filter { $0.value > 1 })")
     }
 
-    @Test(arguments: [false, true])
-    func aSessionMovedMidWorkoutFinishesAsIfItNeverMoved(commitsLost: Bool) throws {
-        let broker = try BrokerProcess(partitions: 4)
+    @Test(arguments: BrokerKind.selected, [false, true])
+    func aSessionMovedMidWorkoutFinishesAsIfItNeverMoved(on kind: BrokerKind, commitsLost: Bool) throws {
+        let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-changelog"])
         defer { collector.stop() }

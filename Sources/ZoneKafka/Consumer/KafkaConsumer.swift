@@ -85,10 +85,25 @@ public final class KafkaConsumer: @unchecked Sendable {
         defer { rd_kafka_message_destroy(message) }
         let record = KafkaRecord(message)
         if let error = record.error {
-            logger.debug("consumer event", metadata: ["error": "\(error)"])
+            if let fatal = fatalError {
+                logger.error("consumer failed for good", metadata: ["error": "\(fatal)"])
+            } else {
+                logger.debug("consumer event", metadata: ["error": "\(error)"])
+            }
             return
         }
         body(record)
+    }
+
+    /// The error that ended this consumer for good, if one did (librdkafka's fatal error: for
+    /// a static group member, another instance started with its `group.instance.id`). Such a
+    /// consumer is fenced: it gets no more records, and only a new one can go on.
+    public var fatalError: KafkaError? {
+        var text = [CChar](repeating: 0, count: 512)
+        let code = rd_kafka_fatal_error(client.handle, &text, text.count)
+        guard code != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        let reason = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return KafkaError(code: code.rawValue, message: reason, operation: "consuming")
     }
 
     /// A new queue for one worker thread, consuming up to `batchSize` records at a time.

@@ -74,7 +74,7 @@ final class ChangelogRestorer {
                     .restoring, partition: partition,
                     reason: "\(topic) not read to offset \(high) within \(timeoutMs) ms (at \(next))")
             }
-            _ = queue.consumeBatch(timeoutMs: 5) { record in
+            let consumed = queue.consumeBatch(timeoutMs: 5) { record in
                 if let error = record.error {
                     failure = error
                     return
@@ -103,6 +103,12 @@ final class ChangelogRestorer {
                     logger.error("changelog record refused", metadata: [
                         "partition": "\(partition)", "offset": "\(record.offset)", "error": "\(error)"])
                 }
+            }
+            // In exactly-once mode the changelog is written in transactions: its last offsets
+            // can be commit markers or aborted records, which are never delivered, so the last
+            // record read can stay below the end. The consumer's position moves past them.
+            if consumed == 0 && next < high, let position = try consumer.positions([start]).first?.offset, position >= high {
+                next = position
             }
         }
         if let failure { throw failure }

@@ -10,7 +10,7 @@ import ZoneSupport
 
 /// `zonestream bench`: sizes ZoneStream on this machine against the limit of the hardware,
 /// in one run on an embedded broker (a child `zonestream broker` process, so its memory is
-/// not counted as ZoneStream's).
+/// not counted as ZoneStream's), or on a Kafka cluster given by `--bootstrap-servers`.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.")
@@ -22,6 +22,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
     @Option(help: "Where to write bench.json and bench.svg.") var output = "benchmarks/results"
     @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke = false
+    @Option(help: """
+        Benchmark on this Kafka cluster instead of an embedded broker. The run creates its own \
+        topics (bench-<time>-<contract name>) and leaves them.
+        """)
+    var bootstrapServers: String?
 
     func run() throws {
         let logger = Logs.bootstrap(level: "warning")
@@ -29,13 +34,25 @@ struct BenchCommand: ParsableCommand {
         let latencyRate = smoke ? 2_000 : latencyRate
         let latencySeconds = smoke ? 2 : latencySeconds
         let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
-        let broker = try BrokerProcess(
-            partitions: partitions, extraArguments: ["--extra-topics", LatencyRun.topic],
-            executable: URL(fileURLWithPath: CommandLine.arguments[0]))
-        defer { broker.stop() }
-        let kafka = KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench")
+        var broker: BrokerProcess?
+        var topics = Topics()
+        var latencyTopics = Topics()
+        latencyTopics.workoutEvents = LatencyRun.inputTopic
+        let bootstrap: String
+        if let bootstrapServers {
+            bootstrap = bootstrapServers
+            (topics, latencyTopics) = try Self.createTopics(bootstrap: bootstrapServers, partitions: partitions)
+        } else {
+            let embedded = try BrokerProcess(
+                partitions: partitions, extraArguments: ["--extra-topics", LatencyRun.inputTopic],
+                executable: URL(fileURLWithPath: CommandLine.arguments[0]))
+            bootstrap = embedded.bootstrapServers
+            broker = embedded
+        }
+        defer { broker?.stop() }
+        let kafka = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench")
         let producer = try KafkaProducer(configuration: kafka)
-        print("bench: broker \(broker.bootstrapServers), \(records) records, \(partitions) partitions, \(workers) workers")
+        print("bench: broker \(bootstrap)\(broker == nil ? "" : " (embedded)"), \(records) records, \(partitions) partitions, \(workers) workers")
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
         let sessions = max(1, records / 200)
@@ -46,7 +63,7 @@ struct BenchCommand: ParsableCommand {
                 let id = BenchTraffic.sessionID(index, prefix: "t")
                 let ts = 1_717_200_000_000 + Int64(step) * 1000
                 let value = step == 0 ? BenchTraffic.start(id, ts: ts) : BenchTraffic.sample(id, ts: ts, step: step)
-                try producer.produce(topic: "workout-events", key: Array(id.utf8), value: value, tracker: nil)
+                try producer.produce(topic: topics.workoutEvents, key: Array(id.utf8), value: value, tracker: nil)
                 produced += 1
             }
             if produced >= records { break }
@@ -55,13 +72,14 @@ struct BenchCommand: ParsableCommand {
         print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
-        let ceiling = try BareConsumer.measure(kafka: kafka, topic: "workout-events", records: records, logger: logger)
+        let ceiling = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: records, logger: logger)
         print(String(format: "bench: bare consumer %.0f records/s", ceiling))
 
         // 3. ZoneStream end to end, at-least-once commits on.
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.groupID = "bench-zonestream"
-        configuration.createTopicPartitions = 0  // the embedded broker has its topics
+        configuration.topics = topics
+        configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
         let (rate, timeline) = try Self.throughput(configuration: configuration, records: records, logger: logger)
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
@@ -73,7 +91,7 @@ struct BenchCommand: ParsableCommand {
 
         // 4. Latency at a fixed rate, and 5. memory per live session, on one running processor.
         configuration.groupID = "bench-latency"
-        configuration.topics.workoutEvents = LatencyRun.topic
+        configuration.topics = latencyTopics
         let latency = try LatencyRun.measure(
             configuration: configuration, producer: producer, rate: latencyRate, seconds: latencySeconds,
             sessionCounts: sessionCounts, logger: logger)
@@ -98,6 +116,26 @@ struct BenchCommand: ParsableCommand {
         try report.svg.write(toFile: "\(output)/bench.svg", atomically: true, encoding: .utf8)
         print("bench: wrote \(output)/bench.json and \(output)/bench.svg")
         withExtendedLifetime(producer) {}
+    }
+
+    /// The run's own topics on an external cluster, so a second run does not read the first's
+    /// records: the contract's topics and the latency run's, each named bench-<time>-<name>.
+    static func createTopics(bootstrap: String, partitions: Int) throws -> (Topics, latency: Topics) {
+        let prefix = "bench-\(Int(Date().timeIntervalSince1970))-"
+        var topics = Topics()
+        topics.workoutEvents = prefix + topics.workoutEvents
+        topics.zoneProfiles = prefix + topics.zoneProfiles
+        topics.zoneChanges = prefix + topics.zoneChanges
+        topics.workoutsFinished = prefix + topics.workoutsFinished
+        topics.deadLetters = prefix + topics.deadLetters
+        topics.changelog = prefix + topics.changelog
+        var latency = topics
+        latency.workoutEvents = prefix + LatencyRun.inputTopic
+        let specifications = topics.specifications(partitions: partitions)
+        let latencyInput = latency.specifications(partitions: partitions).filter { $0.name == latency.workoutEvents }
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
+        try TopicAdmin.createMissing(specifications + latencyInput, using: producer)
+        return (topics, latency)
     }
 
     /// Runs a processor over the preloaded records; returns records/s and the timeline.

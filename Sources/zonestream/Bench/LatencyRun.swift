@@ -10,7 +10,7 @@ import ZoneProcessor
 /// latency is the time it was read minus its `ts`.
 enum LatencyRun {
     /// Its own input topic, so its processor starts with nothing to catch up on.
-    static let topic = "bench-latency-events"
+    static let inputTopic = "bench-latency-events"
 
     struct Result {
         var latenciesMs: [Double]
@@ -29,7 +29,8 @@ enum LatencyRun {
             thread.join()
         }
         while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
-        let reader = try ZoneChangeLatencyReader(kafka: configuration.kafka, logger: logger)
+        let topic = configuration.topics.workoutEvents
+        let reader = try ZoneChangeLatencyReader(kafka: configuration.kafka, topic: configuration.topics.zoneChanges, logger: logger)
         defer { reader.stop() }
 
         // Paced samples over 1000 sessions, each changing zone every 10th sample.
@@ -82,16 +83,15 @@ enum LatencyRun {
     }
 }
 
-/// Reads `zone-changes` as they are produced and records now - ts per event.
+/// Reads zone changes as they are produced and records now - ts per event.
 final class ZoneChangeLatencyReader: Sendable {
     private let consumer: KafkaConsumer
     private let values = NIOLockedValueBox<[Double]>([])
     private let running = Atomic<Bool>(true)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
-    init(kafka: KafkaConfiguration, logger: Logger) throws {
+    init(kafka: KafkaConfiguration, topic: String, logger: Logger) throws {
         consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
-        let topic = "zone-changes"
         var partitions: [TopicPartition] = []
         for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
             let end = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high

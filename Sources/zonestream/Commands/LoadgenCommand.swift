@@ -33,6 +33,12 @@ struct LoadgenCommand: AsyncParsableCommand {
     @Flag(help: "Wait for the finished workouts and compare them with the oracle (clean traffic only).")
     var check = false
     @Option(help: "How long --check waits for results.") var checkTimeoutS = 120
+    @Flag(help: """
+        With --check, for processing_guarantee exactly_once: any repeated output fails the check, \
+        the outputs are read to the end of every partition, and the records of aborted \
+        transactions (seen only by a read_uncommitted reader) are counted.
+        """)
+    var exactlyOnce = false
     @Option(help: "Write the expected finished workouts (JSON lines) to this file.") var expectFile: String?
 
     func run() async throws {
@@ -127,6 +133,11 @@ struct LoadgenCommand: AsyncParsableCommand {
         try producer.flush(timeoutMs: 60_000)
         let elapsed = Date().timeIntervalSince(started)
         let expected = oracle.expectedFinished()
+        let failures = tracker.takeFailures()
+        if !failures.isEmpty {
+            let reasons = Set(failures.map { "\($0.error)" }).sorted().prefix(3)
+            print("loadgen: \(failures.count) records not delivered: \(reasons.joined(separator: "; "))")
+        }
         print(String(format: "loadgen: sent %d records (%d samples) in %.2f s (%.0f records/s); delivered %d, failed %d; %d workouts expected%@",
             sent, samples, elapsed, Double(sent) / max(elapsed, 0.001), tracker.deliveredCount, tracker.failedCount,
             expected.count, stop.isRaised ? " (stopped by a signal)" : stoppedEarly ? " (stopped at the time limit)" : ""))
@@ -143,33 +154,41 @@ struct LoadgenCommand: AsyncParsableCommand {
         try checkResults(expected: expected, expectedChanges: oracle.expectedZoneChanges(), kafka: kafka, logger: logger)
     }
 
-    /// Reads `workouts-finished` and `zone-changes` until every expected output has arrived (or
-    /// the timeout): each expected finished workout and zone-change event must be there, and
-    /// every copy of it (repeats are allowed after a failure) must equal the oracle's.
+    /// Reads `workouts-finished` and `zone-changes` (read_committed) until every expected output
+    /// has arrived (or the timeout): each expected finished workout and zone-change event must be
+    /// there, and every copy of it (repeats are allowed after a failure, unless --exactly-once)
+    /// must equal the oracle's.
     private func checkResults(
         expected: [String: Any], expectedChanges: [String: Any], kafka: KafkaConfiguration, logger: Logger
     ) throws {
-        let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
-        var partitions: [TopicPartition] = []
-        for topic in ["workouts-finished", "zone-changes"] {
-            for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
-                partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
-            }
-        }
-        try consumer.assign(partitions)
+        let reader = try OutputReader(kafka: kafka, logger: logger, isolation: "read_committed")
+        defer { reader.close() }
         var finished = OutputTally(expected: expected, idField: "session")
         var changes = OutputTally(expected: expectedChanges, idField: "event_id")
         let deadline = Date().addingTimeInterval(Double(checkTimeoutS))
-        while !(finished.isComplete && changes.isComplete) && Date() < deadline {
-            consumer.poll(timeoutMs: 100) { record in
-                guard let value = record.value,
-                    let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any]
-                else { return }
-                if record.topic == "workouts-finished" { finished.add(object) } else { changes.add(object) }
-            }
+        let tally: (KafkaRecord) -> Void = { record in
+            guard let value = record.value,
+                let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any]
+            else { return }
+            if record.topic == "workouts-finished" { finished.add(object) } else { changes.add(object) }
         }
-        consumer.close()
-        print("check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes"))")
+        while !(finished.isComplete && changes.isComplete) && Date() < deadline { reader.poll(tally) }
+        var aborted = ""
+        if exactlyOnce {
+            // A repeat may come after the last first copy: read on to the end of every partition
+            // (for read_committed, the last stable offset: open transactions must end first).
+            let end = try reader.endOffsets()
+            let complete = reader.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS)), tally)
+            let everything = try OutputReader(kafka: kafka, logger: logger, isolation: "read_uncommitted")
+            defer { everything.close() }
+            var uncommitted = 0
+            _ = everything.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS))) { _ in uncommitted += 1 }
+            let committed = reader.recordsRead
+            aborted = "; exactly-once: \(committed) records read committed, \(uncommitted) read uncommitted "
+                + "(\(max(0, uncommitted - committed)) in aborted transactions, hidden)"
+                + (complete ? "" : ", end of the topics not reached")
+        }
+        print("check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes"))\(aborted)")
         for tally in [finished, changes] {
             guard let (id, got) = tally.firstMismatch,
                 let wanted = try? JSONSerialization.data(withJSONObject: tally.expected[id]!, options: [.sortedKeys]),
@@ -179,7 +198,60 @@ struct LoadgenCommand: AsyncParsableCommand {
             print("actual   \(id): \(String(decoding: actual, as: UTF8.self))")
         }
         guard finished.isCorrect && changes.isCorrect else { throw ExitCode.failure }
+        if exactlyOnce && (finished.repeats > 0 || changes.repeats > 0) { throw ExitCode.failure }
     }
+}
+
+/// A reader of every partition of the output topics from the beginning, with no group.
+final class OutputReader {
+    static let topics = ["workouts-finished", "zone-changes"]
+    let consumer: KafkaConsumer
+    let partitions: [TopicPartition]
+    private(set) var recordsRead = 0
+
+    init(kafka: KafkaConfiguration, logger: Logger, isolation: String) throws {
+        consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["isolation.level": isolation])
+        var partitions: [TopicPartition] = []
+        for topic in Self.topics {
+            for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
+                partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
+            }
+        }
+        self.partitions = partitions
+        try consumer.assign(partitions)
+    }
+
+    /// The high watermark of every partition now.
+    func endOffsets() throws -> [TopicPartition: Int64] {
+        var ends: [TopicPartition: Int64] = [:]
+        for partition in partitions {
+            ends[TopicPartition(topic: partition.topic, partition: partition.partition)] = try consumer.watermarks(partition).high
+        }
+        return ends
+    }
+
+    /// Polls until this reader's position reaches `ends` in every partition (or the deadline);
+    /// returns whether it did.
+    func readUntil(_ ends: [TopicPartition: Int64], deadline: Date, _ body: (KafkaRecord) -> Void) -> Bool {
+        while Date() < deadline {
+            let positions = (try? consumer.positions(partitions)) ?? []
+            let reached = positions.allSatisfy {
+                $0.offset >= (ends[TopicPartition(topic: $0.topic, partition: $0.partition)] ?? 0)
+            }
+            if reached && positions.count == partitions.count { return true }
+            poll(body)
+        }
+        return false
+    }
+
+    func poll(_ body: (KafkaRecord) -> Void) {
+        consumer.poll(timeoutMs: 100) { record in
+            recordsRead += 1
+            body(record)
+        }
+    }
+
+    func close() { consumer.close() }
 }
 
 /// Outputs of one kind compared with the oracle's, by id; repeats must be identical.
@@ -204,8 +276,10 @@ struct OutputTally {
     var isCorrect: Bool { isComplete && mismatched.isEmpty }
     var firstMismatch: (String, Any)? { mismatched.keys.sorted().first.map { ($0, mismatched[$0]!) } }
 
+    /// Copies beyond the first, over all ids.
+    var repeats: Int { seen.values.reduce(0) { $0 + $1 - 1 } }
+
     func summary(noun: String) -> String {
-        let repeats = seen.values.reduce(0) { $0 + $1 - 1 }
         var text = "\(seen.count - mismatched.count) of \(expected.count) \(noun) match the oracle"
         if expected.count > seen.count { text += ", \(expected.count - seen.count) missing" }
         if !mismatched.isEmpty { text += ", \(mismatched.count) differ: \(mismatched.keys.sorted().prefix(5))" }

@@ -86,18 +86,8 @@ struct SettingsValidationTests {
 
     @Test func aBusyPortIsNamedWithTheSettingToChange() throws {
         // Hold a port with a listening socket of our own, then ask zonestream for it.
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (socket, port) = try FreePort.listeningSocket()
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        #expect(bound && listen(socket, 1) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let (status, output) = try Self.run(["run", "--http-port", "\(port)", "--bootstrap-servers", "127.0.0.1:9"])
         #expect(status != 0)
         #expect(output.contains("127.0.0.1:\(port)") && output.contains("http.port"), "\(output)")

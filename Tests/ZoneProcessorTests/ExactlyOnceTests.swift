@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import ZoneSupport
+import ZoneTestSupport
+
+/// Exactly-once shown end to end on noida-db, which writes transaction markers and honours
+/// `read_committed` (the mock does neither: TransactionFlowTests covers the API flow there).
+/// Load generator traffic through two instances; one is SIGKILLed in the middle of a
+/// transaction and started again. The load generator's oracle then reads `zone-changes` and
+/// `workouts-finished` with `read_committed` to the end of every partition.
+@Suite(.serialized, .timeLimit(.minutes(4)))
+struct ExactlyOnceTests {
+    enum Guarantee: String, CaseIterable, CustomStringConvertible {
+        case exactlyOnce = "exactly_once"
+        case atLeastOnce = "at_least_once"
+        var description: String { rawValue }
+    }
+
+    /// An instance of the group with `guarantee`; `instance` names its transactional id and
+    /// its static group membership (`group.instance.id`), which a restarted instance takes
+    /// over. (noida-db does not expire a member that stopped heartbeating, so a killed
+    /// member's partitions would wait for it; a static member's successor takes them at once.)
+    static func instance(_ broker: TestBroker, guarantee: Guarantee, instance: String) throws -> ZoneStreamProcess {
+        try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "eos-\(guarantee)",
+            extra: [
+                "--set", "processing_guarantee=\(guarantee.rawValue)", "--set", "transactional_id_prefix=zs-\(instance)",
+                "--set", "kafka.properties.group.instance.id=zs-\(instance)",
+            ])
+    }
+
+    static func loadgen(_ broker: TestBroker, guarantee: Guarantee) throws -> ZoneStreamProcess {
+        try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "60", "--session-seconds", "120",
+            "--rate", "450", "--prefix", "eos", "--check", "--check-timeout-s", "120", "--profile-settle-ms", "500",
+        ] + (guarantee == .exactlyOnce ? ["--exactly-once"] : []))
+    }
+
+    /// The numbers after "records read committed," etc. in the check's exactly-once line.
+    static func count(_ label: String, in output: String) -> Int? {
+        guard let range = output.range(of: label) else { return nil }
+        let before = output[..<range.lowerBound].reversed().drop { $0 == " " }.prefix { $0.isNumber }
+        return Int(String(before.reversed()))
+    }
+
+    @Test(arguments: BrokerKind.noidaIfSelected, Guarantee.allCases)
+    func anInstanceKilledMidTransactionAndRestarted(on kind: BrokerKind, guarantee: Guarantee) throws {
+        let broker = try TestBroker(kind, partitions: 4)
+        defer { broker.stop() }
+        var instances = [
+            try Self.instance(broker, guarantee: guarantee, instance: "a"), try Self.instance(broker, guarantee: guarantee, instance: "b"),
+        ]
+        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
+        defer { collector.stop() }
+        let loadgen = try Self.loadgen(broker, guarantee: guarantee)
+        // Mid-stream: traffic flows, so each instance has a transaction open at all times.
+        FailureTests.waitForFlow(collector, zoneChanges: 200)
+        let killed = Date()
+        #expect(instances[0].signal(SIGKILL), "SIGKILL")
+        // Started again with the same transactional id: the broker aborts the open transaction.
+        instances[0] = try Self.instance(broker, guarantee: guarantee, instance: "a")
+        // Recovery: until the restarted instance has restored its partitions' state.
+        #expect(instances[0].waitForOutput("partition restored", seconds: 60), "the restarted instance restored its state")
+        let recovery = Date().timeIntervalSince(killed)
+        #expect(loadgen.isRunning, "the instance was killed and restarted while traffic flowed")
+        FailureTests.expectChecked(loadgen, instances)
+        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        #expect(!check.contains("missing"), "\(check)")
+        if guarantee == .exactlyOnce {
+            #expect(!check.contains("repeats"), "exactly once: no output twice: \(check)")
+            let committed = Self.count("records read committed", in: check) ?? 0
+            let uncommitted = Self.count("read uncommitted", in: check) ?? 0
+            #expect(committed > 0 && uncommitted >= committed, "\(check)")
+            #expect(!check.contains("end of the topics not reached"), "\(check)")
+            print("exactly-once after SIGKILL mid-transaction: \(check) (restored \(String(format: "%.1f", recovery)) s after the SIGKILL)")
+        } else {
+            print("at-least-once after SIGKILL: \(check)")
+        }
+        for instance in instances {
+            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
+        }
+    }
+
+    /// A zombie: instance `a` frozen (SIGSTOP) while its producer and group membership still
+    /// exist, and a new instance started with its transactional id and `group.instance.id`.
+    /// Once thawed, the broker itself fences the old one (no injected error), by whichever it
+    /// meets first: its group membership ("Static consumer fenced") or its producer epoch
+    /// ("fenced by a newer instance"). It stops with an error naming that, and none of what it
+    /// wrote is read committed: the oracle sees every output exactly once.
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func aZombieIsFencedByTheBroker(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
+        defer { broker.stop() }
+        var instances = [
+            try Self.instance(broker, guarantee: .exactlyOnce, instance: "a"),
+            try Self.instance(broker, guarantee: .exactlyOnce, instance: "b"),
+        ]
+        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
+        defer { collector.stop() }
+        let loadgen = try Self.loadgen(broker, guarantee: .exactlyOnce)
+        FailureTests.waitForFlow(collector, zoneChanges: 200)
+        let zombie = instances[0]
+        kill(zombie.pid, SIGSTOP)
+        let successor = try Self.instance(broker, guarantee: .exactlyOnce, instance: "a")
+        instances.append(successor)
+        #expect(successor.waitForOutput("partitions assigned", seconds: 60), "the successor joined")
+        kill(zombie.pid, SIGCONT)
+        let stopped = zombie.waitForExit(seconds: 60)
+        #expect(stopped, "the fenced zombie stopped: \(zombie.output.suffix(3000))")
+        if stopped { #expect(zombie.process.terminationStatus != 0) }
+        #expect(
+            zombie.output.contains("Static consumer fenced") || zombie.output.contains("fenced by a newer instance"),
+            "\(zombie.output.suffix(1500))")
+        FailureTests.expectChecked(loadgen, instances)
+        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        #expect(!check.contains("missing") && !check.contains("repeats"), "\(check)")
+        print("zombie fenced: \(check)")
+        for instance in instances.dropFirst() { #expect(instance.signal(SIGTERM, waitSeconds: 20)) }
+    }
+}

@@ -1,0 +1,55 @@
+public import Foundation
+public import ZoneSupport
+
+/// The Kafka implementations the integration tests run on: each end-to-end test takes one as
+/// its parameter, so the same test runs on both.
+public enum BrokerKind: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// librdkafka's mock cluster in a `zonestream broker` child process: the embedded default.
+    case mock
+    /// noida-db, an independent implementation: transactions with markers and isolation.
+    case noida
+
+    public var description: String { rawValue }
+
+    /// The brokers to run on: `ZONESTREAM_TEST_BROKERS` (comma-separated: `mock`, `noida`),
+    /// both when it is unset or names neither.
+    public static var selected: [BrokerKind] {
+        let text = ProcessInfo.processInfo.environment["ZONESTREAM_TEST_BROKERS"] ?? ""
+        let named = text.split(separator: ",").compactMap { BrokerKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        return named.isEmpty ? allCases : allCases.filter(named.contains)
+    }
+
+    /// Only noida-db, if selected (for what the mock cannot show, such as transaction markers).
+    public static var noidaIfSelected: [BrokerKind] { selected.filter { $0 == .noida } }
+    /// Only the mock, if selected: for tests noida-db cannot pass for reasons of its own
+    /// (each such test says which; docs/guarantees.md lists them).
+    public static var mockIfSelected: [BrokerKind] { selected.filter { $0 == .mock } }
+}
+
+/// A broker for one test, of either kind, with the contract's topics; stopped by PID when
+/// the test is done (also on failure, through the owned process's `deinit`).
+public final class TestBroker: Sendable {
+    public let kind: BrokerKind
+    public let bootstrapServers: String
+    /// The `zonestream broker` process (mock only): control lines inject broker errors.
+    public let mock: BrokerProcess?
+    /// The noida-db process (noida only).
+    public let noida: NoidaBroker?
+
+    public init(_ kind: BrokerKind, partitions: Int = 4) throws {
+        self.kind = kind
+        switch kind {
+        case .mock:
+            let broker = try BrokerProcess(partitions: partitions)
+            (mock, noida, bootstrapServers) = (broker, nil, broker.bootstrapServers)
+        case .noida:
+            let broker = try NoidaBroker(partitions: partitions)
+            (mock, noida, bootstrapServers) = (nil, broker, broker.bootstrapServers)
+        }
+    }
+
+    public func stop() {
+        mock?.stop()
+        noida?.stop()
+    }
+}
