@@ -19,19 +19,34 @@ public final class KafkaQueue: @unchecked Sendable {
 
     deinit { rd_kafka_queue_destroy(handle) }
 
-    /// Waits up to `timeoutMs` for records and calls `body` with each, in order per partition.
-    /// Records are destroyed after `body` returns. Returns how many were consumed.
+    /// Waits up to `timeoutMs` for the first record, then takes every record already there, up
+    /// to the batch size, and calls `body` with each, in order per partition. Records are
+    /// destroyed after `body` returns. Returns how many were consumed.
+    ///
+    /// librdkafka 2.0's `rd_kafka_consume_batch_queue` returns only when the batch is full or
+    /// the timeout has passed, so a batch of a quiet stream waited out the whole timeout: that
+    /// wait was most of a sample's latency. Here the wait ends with the first record.
     @discardableResult
     public func consumeBatch(timeoutMs: Int32, _ body: (KafkaRecord) -> Void) -> Int {
-        let count = batch.withUnsafeMutableBufferPointer { buffer in
-            rd_kafka_consume_batch_queue(handle, timeoutMs, buffer.baseAddress, buffer.count)
+        var count = takeAvailable()
+        if count == 0 && timeoutMs > 0 {
+            guard let first = rd_kafka_consume_queue(handle, timeoutMs) else { return 0 }
+            batch[0] = first
+            count = 1 + takeAvailable(from: 1)
         }
-        guard count > 0 else { return 0 }
         for index in 0..<count {
             guard let message = batch[index] else { continue }
             body(KafkaRecord(message))
             rd_kafka_message_destroy(message)
         }
         return count
+    }
+
+    /// Moves the records already in the queue into `batch` from `start` on, without waiting.
+    private func takeAvailable(from start: Int = 0) -> Int {
+        let taken = batch.withUnsafeMutableBufferPointer { buffer in
+            rd_kafka_consume_batch_queue(handle, 0, buffer.baseAddress.map { $0 + start }, buffer.count - start)
+        }
+        return max(0, taken)
     }
 }

@@ -38,13 +38,31 @@ struct BenchCommand: ParsableCommand {
         var topics = Topics()
         var latencyTopics = Topics()
         latencyTopics.workoutEvents = LatencyRun.inputTopic
+        var gymTopics = Self.topics(prefix: "bench-gym-")
+        var floorTopic = "bench-floor-out"
+        // Each processor run has a changelog of its own: one restoring another's state would
+        // skip the records that state says were applied, and finish early.
+        var changelogPrefix = "bench-changelog-"
         let bootstrap: String
         if let bootstrapServers {
             bootstrap = bootstrapServers
-            (topics, latencyTopics) = try Self.createTopics(bootstrap: bootstrapServers, partitions: partitions)
+            let prefix = "bench-\(Int(Date().timeIntervalSince1970))-"
+            topics = Self.topics(prefix: prefix)
+            latencyTopics = topics
+            latencyTopics.workoutEvents = prefix + LatencyRun.inputTopic
+            gymTopics = Self.topics(prefix: prefix + "gym-")
+            floorTopic = prefix + floorTopic
+            changelogPrefix = prefix + changelogPrefix
+            let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
+                + ([latencyTopics.workoutEvents, floorTopic] + Self.groups.map { changelogPrefix + $0 }).map {
+                    TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
+                }
+            let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
+            try TopicAdmin.createMissing(specifications, using: admin)
         } else {
+            let extraTopics = [LatencyRun.inputTopic, floorTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
-                partitions: partitions, extraArguments: ["--extra-topics", LatencyRun.inputTopic],
+                partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ",")],
                 executable: URL(fileURLWithPath: CommandLine.arguments[0]))
             bootstrap = embedded.bootstrapServers
             broker = embedded
@@ -78,20 +96,32 @@ struct BenchCommand: ParsableCommand {
         // 3. ZoneStream end to end, at-least-once commits on.
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.groupID = "bench-zonestream"
+        configuration.topics.changelog = changelogPrefix + configuration.groupID
         configuration.topics = topics
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
-        let (rate, timeline) = try Self.throughput(configuration: configuration, records: records, logger: logger)
+        let (rate, timeline, _) = try Self.throughput(configuration: configuration, records: records, logger: logger)
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
         var withViews = configuration
         withViews.groupID = "bench-zonestream-live-views"
+        withViews.topics.changelog = changelogPrefix + withViews.groupID
         withViews.publishesLiveSessions = true
-        let (viewsRate, _) = try Self.throughput(configuration: withViews, records: records, logger: logger)
+        let (viewsRate, _, _) = try Self.throughput(configuration: withViews, records: records, logger: logger)
         print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
 
+        // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
+        // ZoneStream with live views on (as `run` has them) and off, on the same records.
+        var gymConfiguration = configuration
+        gymConfiguration.topics = gymTopics
+        let gym = try GymRun.measure(
+            configuration: gymConfiguration, records: smoke ? 20_000 : records, floorTopic: floorTopic,
+            changelogPrefix: changelogPrefix, producer: producer, logger: logger)
+        print(gym.summary)
+
         // 4. Latency at a fixed rate, and 5. memory per live session, on one running processor.
-        configuration.groupID = "bench-latency"
         configuration.topics = latencyTopics
+        configuration.groupID = "bench-latency"
+        configuration.topics.changelog = changelogPrefix + configuration.groupID
         let latency = try LatencyRun.measure(
             configuration: configuration, producer: producer, rate: latencyRate, seconds: latencySeconds,
             sessionCounts: sessionCounts, logger: logger)
@@ -107,8 +137,9 @@ struct BenchCommand: ParsableCommand {
             latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: latency.bytesPerSession.first ?? 0, bytesPerSession100k: latency.bytesPerSession.last ?? 0,
-            throughputOverTime: timeline, latencyDistributionMs: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] })
-        print("\n" + report.table + "\n")
+            throughputOverTime: timeline, latencyDistributionMs: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] },
+            gym: gym)
+        print("\n" + report.table + "\n\n" + gym.table + "\n")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -118,10 +149,11 @@ struct BenchCommand: ParsableCommand {
         withExtendedLifetime(producer) {}
     }
 
-    /// The run's own topics on an external cluster, so a second run does not read the first's
-    /// records: the contract's topics and the latency run's, each named bench-<time>-<name>.
-    static func createTopics(bootstrap: String, partitions: Int) throws -> (Topics, latency: Topics) {
-        let prefix = "bench-\(Int(Date().timeIntervalSince1970))-"
+    /// The consumer groups of the processor runs, each with its own changelog topic.
+    static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-gym-live-views", "bench-gym", "bench-latency"]
+
+    /// The contract's topics, each name with `prefix` before it.
+    static func topics(prefix: String) -> Topics {
         var topics = Topics()
         topics.workoutEvents = prefix + topics.workoutEvents
         topics.zoneProfiles = prefix + topics.zoneProfiles
@@ -129,17 +161,14 @@ struct BenchCommand: ParsableCommand {
         topics.workoutsFinished = prefix + topics.workoutsFinished
         topics.deadLetters = prefix + topics.deadLetters
         topics.changelog = prefix + topics.changelog
-        var latency = topics
-        latency.workoutEvents = prefix + LatencyRun.inputTopic
-        let specifications = topics.specifications(partitions: partitions)
-        let latencyInput = latency.specifications(partitions: partitions).filter { $0.name == latency.workoutEvents }
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
-        try TopicAdmin.createMissing(specifications + latencyInput, using: producer)
-        return (topics, latency)
+        return topics
     }
 
-    /// Runs a processor over the preloaded records; returns records/s and the timeline.
-    static func throughput(configuration: ProcessorConfiguration, records: Int, logger: Logger) throws -> (Double, [[Double]]) {
+    /// Runs a processor over the preloaded records; returns records/s, the timeline and the
+    /// processor's counters.
+    static func throughput(configuration: ProcessorConfiguration, records: Int, logger: Logger) throws
+        -> (rate: Double, timeline: [[Double]], metrics: ProcessorMetrics)
+    {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         let failure = NIOLockedValueBox<String?>(nil)
         let thread = JoinableThread(name: "zs-bench-run") {
@@ -172,6 +201,6 @@ struct BenchCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started ?? Date())
         processor.stop()
         thread.join()
-        return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline)
+        return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline, processor.metrics)
     }
 }

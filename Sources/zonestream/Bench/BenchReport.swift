@@ -23,6 +23,8 @@ struct BenchReport: Codable {
     var throughputOverTime: [[Double]]
     /// Sorted latencies in ms (a sample of up to 2000), for the distribution plot.
     var latencyDistributionMs: [Double]
+    /// The same measures on the load generator's gym traffic, with the Kafka I/O floor.
+    var gym: GymRun.Figures
 
     var table: String {
         func row(_ name: String, _ value: String) -> String { "| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(value) |" }

@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import ZoneKafka
+
+/// The Kafka I/O floor: the least Kafka work ZoneStream's job implies, and nothing else. A
+/// consumer-group member batch-consumes the same records from one queue and, spread evenly
+/// over them, produces as many output records of the same mean size as ZoneStream produced
+/// (zone changes, finished workouts, changelog records, dead letters), committing offsets
+/// every `commitIntervalMs` once what was produced before is delivered.
+enum KafkaFloor {
+    struct Outputs {
+        var count: Int
+        var meanBytes: Int
+    }
+
+    static func measure(
+        kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
+        commitIntervalMs: Int, logger: Logger
+    ) throws -> Double {
+        let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-floor", logger: logger)
+        let producer = try KafkaProducer(configuration: kafka)
+        let listener = BareConsumer()
+        listener.queue = consumer.makeQueue(batchSize: 4096)
+        try consumer.subscribe([topic], listener: listener)
+        let value = [UInt8](repeating: UInt8(ascii: "x"), count: max(1, outputs.meanBytes))
+        let tracker = DeliveryTracker()
+        var next: [Int32: Int64] = [:]
+        var count = 0
+        var produced = 0
+        var first: Date?
+        var lastSeal = Date()
+        var sealed: (offsets: [TopicPartition], produced: Int)?
+        let deadline = Date().addingTimeInterval(600)
+        while count < records && Date() < deadline {
+            consumer.poll(timeoutMs: 0)
+            listener.queue?.consumeBatch(timeoutMs: 100) { record in
+                count += 1
+                next[record.partition] = record.offset + 1
+                // Outputs in proportion: after `count` inputs, count * outputs / records are out.
+                while produced < count * outputs.count / max(records, 1) {
+                    try? producer.produce(topic: outputTopic, key: record.key.map { Array($0) }, value: value, tracker: tracker)
+                    produced += 1
+                }
+            }
+            if first == nil && count > 0 { first = Date() }
+            producer.pollDeliveryReports(timeoutMs: 0)
+            // Like ZoneStream's commit epochs: seal the offsets read so far every interval, and
+            // commit them once the outputs produced before the seal are delivered.
+            if sealed == nil && Date().timeIntervalSince(lastSeal) * 1000 >= Double(commitIntervalMs) && !next.isEmpty {
+                sealed = (next.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) }, produced)
+                lastSeal = Date()
+            }
+            if let epoch = sealed, tracker.deliveredCount + tracker.failedCount >= epoch.produced {
+                try? consumer.commit(epoch.offsets)
+                sealed = nil
+            }
+        }
+        try producer.flush(timeoutMs: 60_000)
+        if !next.isEmpty {
+            try? consumer.commit(next.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) })
+        }
+        let elapsed = Date().timeIntervalSince(first ?? Date())
+        consumer.close()
+        return Double(count) / max(elapsed, 0.001)
+    }
+}
