@@ -114,7 +114,7 @@ struct BenchCommand: ParsableCommand {
         var gymConfiguration = configuration
         gymConfiguration.topics = gymTopics
         let gym = try GymRun.measure(
-            configuration: gymConfiguration, records: smoke ? 20_000 : records, floorTopic: floorTopic,
+            configuration: gymConfiguration, records: records, classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
             changelogPrefix: changelogPrefix, producer: producer, logger: logger)
         print(gym.summary)
 

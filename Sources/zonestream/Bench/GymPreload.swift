@@ -19,11 +19,17 @@ enum GymPreload {
         }
     }
 
-    /// A class of 200 members for 5 minutes: about 100,000 records.
-    static let members = 200
-    static let sessionSeconds = 300
+    /// The size of one class: 200 members for 5 minutes give about 90,000 records.
+    struct ClassSize {
+        var members = 200
+        var sessionSeconds = 300
+        /// For a smoke run: about 5,000 records.
+        static let small = ClassSize(members: 40, sessionSeconds: 120)
+    }
 
-    static func produce(records: Int, seed: UInt64, topics: Topics, producer: KafkaProducer) throws -> Mix {
+    static func produce(records: Int, classSize: ClassSize = ClassSize(), seed: UInt64, topics: Topics, producer: KafkaProducer) throws -> Mix {
+        let members = classSize.members
+        let sessionSeconds = classSize.sessionSeconds
         var mix = Mix()
         var wave = 0
         while mix.records < records {

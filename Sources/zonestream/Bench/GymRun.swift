@@ -41,11 +41,11 @@ enum GymRun {
     }
 
     static func measure(
-        configuration: ProcessorConfiguration, records: Int, floorTopic: String, changelogPrefix: String,
-        producer: KafkaProducer, logger: Logger
+        configuration: ProcessorConfiguration, records: Int, classSize: GymPreload.ClassSize, floorTopic: String,
+        changelogPrefix: String, producer: KafkaProducer, logger: Logger
     ) throws -> Figures {
         let topics = configuration.topics
-        let mix = try GymPreload.produce(records: records, seed: 1, topics: topics, producer: producer)
+        let mix = try GymPreload.produce(records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
         let total = mix.records
         let kafka = configuration.kafka
         let bare = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: total, logger: logger)
