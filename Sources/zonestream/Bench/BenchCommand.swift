@@ -126,7 +126,13 @@ struct BenchCommand: ParsableCommand {
             configuration: configuration, producer: producer, rate: latencyRate, seconds: latencySeconds,
             sessionCounts: sessionCounts, logger: logger)
         let sorted = latency.latenciesMs.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }
+        func percentile(_ p: Double, of sorted: [Double] = sorted) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))]
+        }
+        let untilProduced = latency.untilProducedMs.sorted()
+        let outputPath = zip(latency.latenciesMs, latency.untilProducedMs).map { $0 - $1 }.sorted()
+        print(String(format: "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",
+            percentile(0.5, of: untilProduced), percentile(0.99, of: untilProduced), percentile(0.5, of: outputPath), percentile(0.99, of: outputPath)))
         let step = max(1, sorted.count / 2000)
         let report = BenchReport(
             machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",

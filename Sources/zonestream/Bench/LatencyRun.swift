@@ -14,6 +14,10 @@ enum LatencyRun {
 
     struct Result {
         var latenciesMs: [Double]
+        /// Per zone change, the part of its latency until ZoneStream produced it (the output
+        /// record's create time minus the sample's): the input path and the processing. The
+        /// rest is the output path (producer linger, broker, the reader's fetch).
+        var untilProducedMs: [Double]
         var achievedRate: Double
         var bytesPerSession: [Double]
     }
@@ -58,6 +62,7 @@ enum LatencyRun {
         try producer.flush(timeoutMs: 30_000)
         Thread.sleep(forTimeInterval: 2)
         let latencies = reader.latencies
+        let untilProduced = reader.untilProduced
 
         // Memory per live session: RSS growth while sessions are added and held.
         var perSession: [Double] = []
@@ -79,14 +84,14 @@ enum LatencyRun {
             perSession.append(Double(ProcessMemory.residentBytes().current - before) / Double(max(added, 1)))
             total = count
         }
-        return Result(latenciesMs: latencies, achievedRate: achieved, bytesPerSession: perSession)
+        return Result(latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, bytesPerSession: perSession)
     }
 }
 
 /// Reads zone changes as they are produced and records now - ts per event.
 final class ZoneChangeLatencyReader: Sendable {
     private let consumer: KafkaConsumer
-    private let values = NIOLockedValueBox<[Double]>([])
+    private let values = NIOLockedValueBox<[(total: Double, untilProduced: Double)]>([])
     private let running = Atomic<Bool>(true)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
@@ -103,14 +108,16 @@ final class ZoneChangeLatencyReader: Sendable {
                 consumer.poll(timeoutMs: 20) { record in
                     guard let value = record.value, let ts = Self.timestamp(in: value) else { return }
                     let latency = Date().timeIntervalSince1970 * 1000 - Double(ts)
-                    values.withLockedValue { $0.append(latency) }
+                    let untilProduced = Double(record.timestampMs - ts)
+                    values.withLockedValue { $0.append((latency, untilProduced)) }
                 }
             }
         }
         self.thread.withLockedValue { $0 = thread }
     }
 
-    var latencies: [Double] { values.withLockedValue { $0 } }
+    var latencies: [Double] { values.withLockedValue { $0.map(\.total) } }
+    var untilProduced: [Double] { values.withLockedValue { $0.map(\.untilProduced) } }
 
     func stop() {
         running.store(false, ordering: .relaxed)
