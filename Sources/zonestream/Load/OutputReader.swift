@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import ZoneKafka
+
+/// A reader of every partition of the output topics from the beginning, with no group.
+final class OutputReader {
+    static let topics = ["workouts-finished", "zone-changes"]
+    let consumer: KafkaConsumer
+    let partitions: [TopicPartition]
+    private(set) var recordsRead = 0
+
+    init(kafka: KafkaConfiguration, logger: Logger, isolation: String) throws {
+        consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["isolation.level": isolation])
+        var partitions: [TopicPartition] = []
+        for topic in Self.topics {
+            for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
+                partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
+            }
+        }
+        self.partitions = partitions
+        try consumer.assign(partitions)
+    }
+
+    /// The high watermark of every partition now.
+    func endOffsets() throws -> [TopicPartition: Int64] {
+        var ends: [TopicPartition: Int64] = [:]
+        for partition in partitions {
+            ends[TopicPartition(topic: partition.topic, partition: partition.partition)] = try consumer.watermarks(partition).high
+        }
+        return ends
+    }
+
+    /// Polls until this reader's position reaches `ends` in every partition (or the deadline);
+    /// returns whether it did.
+    func readUntil(_ ends: [TopicPartition: Int64], deadline: Date, _ body: (KafkaRecord) -> Void) -> Bool {
+        while Date() < deadline {
+            let positions = (try? consumer.positions(partitions)) ?? []
+            let reached = positions.allSatisfy {
+                $0.offset >= (ends[TopicPartition(topic: $0.topic, partition: $0.partition)] ?? 0)
+            }
+            if reached && positions.count == partitions.count { return true }
+            poll(body)
+        }
+        return false
+    }
+
+    func poll(_ body: (KafkaRecord) -> Void) {
+        consumer.poll(timeoutMs: 100) { record in
+            recordsRead += 1
+            body(record)
+        }
+    }
+
+    func close() { consumer.close() }
+}
