@@ -18,8 +18,19 @@ struct BenchSmokeTests {
         #expect((report["records"] as? Int) == 20_000)
         #expect((report["zoneStreamRecordsPerSecond"] as? Double ?? 0) > 0)
         #expect((report["ceilingRecordsPerSecond"] as? Double ?? 0) > 0)
-        #expect(!(report["latencyDistributionMs"] as? [Double] ?? []).isEmpty)
+        // The percentile curve: p0 to p99.9 and the maximum, never decreasing.
+        let curve = report["latencyPercentilesMs"] as? [[Double]] ?? []
+        #expect(curve.count == 302 && curve.first?[0] == 0 && curve.last?[0] == 100)
+        #expect(zip(curve, curve.dropFirst()).allSatisfy { $0[1] <= $1[1] })
+        // Live views on and off, alternated.
+        let gym = try #require(report["gym"] as? [String: Any])
+        let runs = (gym["liveViewRuns"] as? [[String: Any]] ?? []).compactMap { $0["liveViews"] as? Bool }
+        #expect(runs == [true, false, false, true])
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("polyline"))
+        for label in ["records/s", "seconds since the first record", "goal 1 M records/s", "Kafka I/O floor", "bare consumer",
+                      "percentile", "goal p99 &lt; 25 ms", "Machine:", "partitions"] {
+            #expect(svg.contains(label), "bench.svg lacks \(label)")
+        }
     }
 }

@@ -15,8 +15,8 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {}
 
-    /// Records per second from the first record to the last.
-    static func measure(kafka: KafkaConfiguration, topic: String, records: Int, logger: Logger) throws -> Double {
+    /// Records per second from the first record to the last, and the timeline.
+    static func measure(kafka: KafkaConfiguration, topic: String, records: Int, logger: Logger) throws -> (rate: Double, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-bare", logger: logger)
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
@@ -24,6 +24,7 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
         var count = 0
         var first: Date?
         var bytes = 0
+        var timeline = ThroughputTimeline()
         let deadline = Date().addingTimeInterval(600)
         while count < records && Date() < deadline {
             consumer.poll(timeoutMs: 0)
@@ -32,10 +33,12 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
                 count += 1
             }
             if first == nil && count > 0 { first = Date() }
+            timeline.note(count: count)
         }
+        timeline.note(count: count, final: true)
         let elapsed = Date().timeIntervalSince(first ?? Date())
         consumer.close()
         _ = bytes
-        return Double(count) / max(elapsed, 0.001)
+        return (Double(count) / max(elapsed, 0.001), timeline.points)
     }
 }

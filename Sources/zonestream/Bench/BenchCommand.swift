@@ -27,6 +27,13 @@ struct BenchCommand: ParsableCommand {
         topics (bench-<time>-<contract name>) and leaves them.
         """)
     var bootstrapServers: String?
+    @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
+
+    func validate() throws {
+        if let peer, !PeerRun.known.contains(peer) {
+            throw ValidationError("--peer: unknown peer '\(peer)' (known: \(PeerRun.known.joined(separator: ", ")))")
+        }
+    }
 
     func run() throws {
         let logger = Logs.bootstrap(level: "warning")
@@ -40,6 +47,7 @@ struct BenchCommand: ParsableCommand {
         latencyTopics.workoutEvents = LatencyRun.inputTopic
         var gymTopics = Self.topics(prefix: "bench-gym-")
         var floorTopic = "bench-floor-out"
+        var peerTopic = "bench-peer-out"
         // Each processor run has a changelog of its own: one restoring another's state would
         // skip the records that state says were applied, and finish early.
         var changelogPrefix = "bench-changelog-"
@@ -52,15 +60,16 @@ struct BenchCommand: ParsableCommand {
             latencyTopics.workoutEvents = prefix + LatencyRun.inputTopic
             gymTopics = Self.topics(prefix: prefix + "gym-")
             floorTopic = prefix + floorTopic
+            peerTopic = prefix + peerTopic
             changelogPrefix = prefix + changelogPrefix
             let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
-                + ([latencyTopics.workoutEvents, floorTopic] + Self.groups.map { changelogPrefix + $0 }).map {
+                + ([latencyTopics.workoutEvents, floorTopic, peerTopic] + Self.groups.map { changelogPrefix + $0 }).map {
                     TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
                 }
             let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
             try TopicAdmin.createMissing(specifications, using: admin)
         } else {
-            let extraTopics = [LatencyRun.inputTopic, floorTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
+            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
                 partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ",")],
                 executable: URL(fileURLWithPath: CommandLine.arguments[0]))
@@ -90,7 +99,7 @@ struct BenchCommand: ParsableCommand {
         print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
-        let ceiling = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: records, logger: logger)
+        let (ceiling, _) = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: records, logger: logger)
         print(String(format: "bench: bare consumer %.0f records/s", ceiling))
 
         // 3. ZoneStream end to end, at-least-once commits on.
@@ -117,6 +126,14 @@ struct BenchCommand: ParsableCommand {
             configuration: gymConfiguration, records: records, classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
             changelogPrefix: changelogPrefix, producer: producer, logger: logger)
         print(gym.summary)
+        let peerFigures = try peer.map { name in
+            let figures = try PeerRun.measure(
+                peer: name, bootstrapServers: bootstrap, input: gymTopics.workoutEvents, output: peerTopic,
+                records: gym.mix.records, onMock: broker != nil)
+            print(String(format: "bench: peer %@ %.0f records/s; ZoneStream / %@ = %.1f", name, figures.recordsPerSecond, name,
+                gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
+            return figures
+        }
 
         // 4. Latency at a fixed rate, and 5. memory per live session, on one running processor.
         configuration.topics = latencyTopics
@@ -133,8 +150,13 @@ struct BenchCommand: ParsableCommand {
         let outputPath = zip(latency.latenciesMs, latency.untilProducedMs).map { $0 - $1 }.sorted()
         print(String(format: "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",
             percentile(0.5, of: untilProduced), percentile(0.99, of: untilProduced), percentile(0.5, of: outputPath), percentile(0.99, of: outputPath)))
-        let step = max(1, sorted.count / 2000)
+        // The curve: 300 points evenly spaced in -log10(1 - p), from p0 to p99.9, and the maximum.
+        let curve = (0...300).map { step -> [Double] in
+            let p = 1 - pow(10, -Double(step) / 100)
+            return [p * 100, percentile(p)]
+        } + [[100, sorted.last ?? 0]]
         let report = BenchReport(
+            broker: bootstrapServers ?? "embedded mock broker (a child process)",
             machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
             records: records, partitions: partitions, workers: workers,
             ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
@@ -143,8 +165,8 @@ struct BenchCommand: ParsableCommand {
             latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: latency.bytesPerSession.first ?? 0, bytesPerSession100k: latency.bytesPerSession.last ?? 0,
-            throughputOverTime: timeline, latencyDistributionMs: stride(from: 0, to: sorted.count, by: step).map { sorted[$0] },
-            gym: gym)
+            throughputOverTime: timeline, latencyPercentilesMs: curve,
+            gym: gym, peer: peerFigures)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -156,7 +178,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// The consumer groups of the processor runs, each with its own changelog topic.
-    static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-gym-live-views", "bench-gym", "bench-latency"]
+    static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-latency"] + GymRun.groups
 
     /// The contract's topics, each name with `prefix` before it.
     static func topics(prefix: String) -> Topics {
@@ -180,26 +202,16 @@ struct BenchCommand: ParsableCommand {
         let thread = JoinableThread(name: "zs-bench-run") {
             do { try processor.run() } catch { failure.withLockedValue { $0 = "\(error)" } }
         }
-        var timeline: [[Double]] = []
+        var timeline = ThroughputTimeline()
         var started: Date?
-        var last = 0
-        var lastTime = Date()
         let deadline = Date().addingTimeInterval(600)
-        var tick = 0
         while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
             if let error = failure.withLockedValue({ $0 }) { throw SettingsError(description: error) }
-            // Check every 10 ms (the end is not overshot); record the timeline every 100 ms.
+            // Check every 10 ms, so the end is not overshot.
             Thread.sleep(forTimeInterval: 0.01)
             let count = processor.metrics.recordsIn.load(ordering: .relaxed)
-            let now = Date()
-            if started == nil && count > 0 { started = now }
-            tick += 1
-            guard tick % 10 == 0 || count >= records else { continue }
-            if let started {
-                timeline.append([now.timeIntervalSince(started), Double(count - last) / now.timeIntervalSince(lastTime)])
-            }
-            last = count
-            lastTime = now
+            if started == nil && count > 0 { started = Date() }
+            timeline.note(count: count, final: count >= records)
         }
         // The clock stops when every output is delivered (commits follow asynchronously);
         // leaving the group at shutdown is not part of the rate.
@@ -207,6 +219,6 @@ struct BenchCommand: ParsableCommand {
         let elapsed = Date().timeIntervalSince(started ?? Date())
         processor.stop()
         thread.join()
-        return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline, processor.metrics)
+        return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline.points, processor.metrics)
     }
 }

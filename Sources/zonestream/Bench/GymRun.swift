@@ -17,6 +17,13 @@ enum GymRun {
         var finishedWorkoutsPerMillionRecords: Double
         var outputRecords: Int
         var outputMeanBytes: Int
+        /// Every run of ZoneStream in order (live views on, off, off, on: the order alternated
+        /// so neither side always runs on a warmer broker); the rates above are their means.
+        var liveViewRuns: [LiveViewRun]
+        /// (seconds since the first record, records/s) of each client, for the plot.
+        var zoneStreamTimeline: [[Double]]
+        var bareConsumerTimeline: [[Double]]
+        var floorTimeline: [[Double]]
 
         var summary: String {
             String(format: "bench: gym traffic %d records (%@); ZoneStream %.0f records/s, %.2f of the I/O floor, %.2f of the bare consumer",
@@ -32,8 +39,10 @@ enum GymRun {
                 row("zone changes / finished workouts per million records", String(format: "%.0f / %.0f", zoneChangesPerMillionRecords, finishedWorkoutsPerMillionRecords)),
                 row("bare consumer, records/s", String(format: "%.0f", bareConsumerRecordsPerSecond)),
                 row("Kafka I/O floor, records/s", String(format: "%.0f (%d outputs of %d bytes)", floorRecordsPerSecond, outputRecords, outputMeanBytes)),
-                row("ZoneStream with live views, records/s", String(format: "%.0f", zoneStreamRecordsPerSecond)),
-                row("ZoneStream without live views, records/s", String(format: "%.0f", zoneStreamWithoutLiveViewsRecordsPerSecond)),
+                row("ZoneStream with live views, records/s (mean of 2)", String(format: "%.0f", zoneStreamRecordsPerSecond)),
+                row("ZoneStream without live views, records/s (mean of 2)", String(format: "%.0f", zoneStreamWithoutLiveViewsRecordsPerSecond)),
+                row("live views on/off, in run order, records/s", liveViewRuns.map {
+                    String(format: "%@ %.0f", $0.liveViews ? "on" : "off", $0.recordsPerSecond) }.joined(separator: ", ")),
                 row("ZoneStream / floor, ZoneStream / bare consumer", String(format: "%.2f, %.2f",
                     zoneStreamRecordsPerSecond / floorRecordsPerSecond, zoneStreamRecordsPerSecond / bareConsumerRecordsPerSecond)),
             ].joined(separator: "\n")
@@ -50,18 +59,22 @@ enum GymRun {
         let kafka = configuration.kafka
         let bare = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: total, logger: logger)
 
-        // ZoneStream as `run` has it (live views on), then off, each its own group.
-        var withViews = configuration
-        withViews.groupID = "bench-gym-live-views"
-        withViews.topics.changelog = changelogPrefix + withViews.groupID
-        withViews.publishesLiveSessions = true
-        withViews.profilesCatchUpMs = 30_000
-        let (rate, _, processor) = try BenchCommand.throughput(configuration: withViews, records: total, logger: logger)
-        var withoutViews = withViews
-        withoutViews.groupID = "bench-gym"
-        withoutViews.topics.changelog = changelogPrefix + withoutViews.groupID
-        withoutViews.publishesLiveSessions = false
-        let (rateWithoutViews, _, _) = try BenchCommand.throughput(configuration: withoutViews, records: total, logger: logger)
+        // ZoneStream as `run` has it (live views on) and with them off, alternated: on, off,
+        // off, on, each run its own group and changelog.
+        var runs: [LiveViewRun] = []
+        var firstRun: (timeline: [[Double]], metrics: ProcessorMetrics)?
+        for (index, group) in groups.enumerated() {
+            var run = configuration
+            run.groupID = group
+            run.topics.changelog = changelogPrefix + group
+            run.publishesLiveSessions = index == 0 || index == 3
+            run.profilesCatchUpMs = 30_000
+            let (rate, timeline, metrics) = try BenchCommand.throughput(configuration: run, records: total, logger: logger)
+            runs.append(LiveViewRun(liveViews: run.publishesLiveSessions, recordsPerSecond: rate))
+            if firstRun == nil { firstRun = (timeline, metrics) }
+        }
+        guard let firstRun else { throw SettingsError(description: "bench: no gym run") }
+        let processor = firstRun.metrics
 
         // What ZoneStream wrote for those records (one run's worth), for the floor to write too.
         let zoneChanges = processor.zoneChanges.load(ordering: .relaxed)
@@ -69,17 +82,34 @@ enum GymRun {
         let outputs = zoneChanges + finished + processor.deadLetters.load(ordering: .relaxed)
             + processor.changelogRecords.load(ordering: .relaxed)
         let meanBytes = try meanValueBytes(
-            kafka: kafka, topics: [topics.zoneChanges, topics.workoutsFinished, withViews.topics.changelog], logger: logger)
-        let floor = try KafkaFloor.measure(
+            kafka: kafka, topics: [topics.zoneChanges, topics.workoutsFinished, changelogPrefix + groups[0]], logger: logger)
+        let (floor, floorTimeline) = try KafkaFloor.measure(
             kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
             outputs: KafkaFloor.Outputs(count: outputs, meanBytes: meanBytes),
             commitIntervalMs: configuration.commitIntervalMs, logger: logger)
         let perMillion = 1_000_000 / Double(max(total, 1))
         return Figures(
-            mix: mix, bareConsumerRecordsPerSecond: bare, floorRecordsPerSecond: floor, zoneStreamRecordsPerSecond: rate,
-            zoneStreamWithoutLiveViewsRecordsPerSecond: rateWithoutViews,
+            mix: mix, bareConsumerRecordsPerSecond: bare.rate, floorRecordsPerSecond: floor,
+            zoneStreamRecordsPerSecond: LiveViewRun.mean(runs, liveViews: true),
+            zoneStreamWithoutLiveViewsRecordsPerSecond: LiveViewRun.mean(runs, liveViews: false),
             zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
-            finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs, outputMeanBytes: meanBytes)
+            finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs, outputMeanBytes: meanBytes,
+            liveViewRuns: runs, zoneStreamTimeline: firstRun.timeline, bareConsumerTimeline: bare.timeline,
+            floorTimeline: floorTimeline)
+    }
+
+    /// The consumer groups of the gym runs, in order: views on, off, off, on.
+    static let groups = ["bench-gym-live-views", "bench-gym", "bench-gym-2", "bench-gym-live-views-2"]
+
+    /// One ZoneStream run over the gym traffic.
+    struct LiveViewRun: Codable {
+        var liveViews: Bool
+        var recordsPerSecond: Double
+
+        static func mean(_ runs: [LiveViewRun], liveViews: Bool) -> Double {
+            let rates = runs.filter { $0.liveViews == liveViews }.map(\.recordsPerSecond)
+            return rates.isEmpty ? 0 : rates.reduce(0, +) / Double(rates.count)
+        }
     }
 
     /// The mean value size over up to 20,000 records read from the start of `topics`.

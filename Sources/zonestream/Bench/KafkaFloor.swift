@@ -16,7 +16,7 @@ enum KafkaFloor {
     static func measure(
         kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
         commitIntervalMs: Int, logger: Logger
-    ) throws -> Double {
+    ) throws -> (rate: Double, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-floor", logger: logger)
         let producer = try KafkaProducer(configuration: kafka)
         let listener = BareConsumer()
@@ -30,6 +30,7 @@ enum KafkaFloor {
         var first: Date?
         var lastSeal = Date()
         var sealed: (offsets: [TopicPartition], produced: Int)?
+        var timeline = ThroughputTimeline()
         let deadline = Date().addingTimeInterval(600)
         while count < records && Date() < deadline {
             consumer.poll(timeoutMs: 0)
@@ -43,6 +44,7 @@ enum KafkaFloor {
                 }
             }
             if first == nil && count > 0 { first = Date() }
+            timeline.note(count: count)
             producer.pollDeliveryReports(timeoutMs: 0)
             // Like ZoneStream's commit epochs: seal the offsets read so far every interval, and
             // commit them once the outputs produced before the seal are delivered.
@@ -56,11 +58,12 @@ enum KafkaFloor {
             }
         }
         try producer.flush(timeoutMs: 60_000)
+        timeline.note(count: count, final: true)
         if !next.isEmpty {
             try? consumer.commit(next.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) })
         }
         let elapsed = Date().timeIntervalSince(first ?? Date())
         consumer.close()
-        return Double(count) / max(elapsed, 0.001)
+        return (Double(count) / max(elapsed, 0.001), timeline.points)
     }
 }
