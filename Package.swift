@@ -90,7 +90,10 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            swiftSettings: strictSettings),
+            swiftSettings: strictSettings,
+            plugins: ["BuildInfo"]),
+        // Writes the git commit and the compiler's version into the executable at build time.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
 
         .target(
             name: "ZoneTestSupport",

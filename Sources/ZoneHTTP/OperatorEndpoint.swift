@@ -12,7 +12,8 @@ import Foundation
 ///
 /// - `GET /metrics`: Prometheus text format.
 /// - `GET /health`: 200 while the process is up.
-/// - `GET /ready`: 200 once the assigned partitions are restored and consuming, else 503.
+/// - `GET /ready`: 200 once the assigned partitions are restored and consuming, else 503;
+///   either way JSON with the reason (``Readiness``).
 /// - `GET /sessions/{id}`: one live session's zone groups, or 404 when it is not live here.
 /// - `GET /board`, `GET /board/events`: the gym board page and its server-sent events.
 public struct OperatorEndpoint: Sendable {
@@ -59,16 +60,17 @@ public struct OperatorEndpoint: Sendable {
 
     func readiness() -> Response {
         let restoring = processor.metrics.partitionsRestoring.load(ordering: .relaxed)
-        let ready = processor.isReady
+        let readiness = processor.readiness
+        let reason = String(decoding: OutputEncoder.jsonString(readiness.reason), as: UTF8.self)
         return Self.json(
-            ready ? .ok : .serviceUnavailable,
-            #"{"ready":\#(ready),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)}"#)
+            readiness.isReady ? .ok : .serviceUnavailable,
+            #"{"ready":\#(readiness.isReady),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)}"#)
     }
 
     func metrics() -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: MetricsExposition.text(registry: registry, ready: processor.isReady))))
     }
 
     func session(_ id: String) -> Response {

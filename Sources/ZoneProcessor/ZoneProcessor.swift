@@ -3,6 +3,7 @@ import Foundation
 public import Logging
 import NIOConcurrencyHelpers
 import Synchronization
+import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
 
@@ -20,9 +21,13 @@ public final class ZoneProcessor: Sendable {
     /// interval when `publishesLiveSessions` is on; read it from any thread.
     public let sessionDirectory: LiveSessionDirectory
     private let lagReporter: ConsumerLagReporter
-    private let logger: Logger
-    private let state = NIOLockedValueBox(State.created)
+    let logger: Logger
+    let state = NIOLockedValueBox(State.created)
     private let fatalError = NIOLockedValueBox<ProcessorError?>(nil)
+    /// False while librdkafka's statistics say no broker is connected.
+    let brokerReachable = Atomic<Bool>(true)
+    /// The readiness last logged, so each change is logged once.
+    let loggedReadiness = NIOLockedValueBox<Readiness?>(nil)
 
     /// Where the processor is in its life, in one place.
     enum State: Sendable {
@@ -63,10 +68,7 @@ public final class ZoneProcessor: Sendable {
     /// True once the profile table has caught up, the group has given this instance its
     /// partitions, and their state is restored, so it is consuming (an instance with no
     /// partitions is ready too: it has nothing to restore). False again while stopping.
-    public var isReady: Bool {
-        guard case .running(assigned: true) = state.withLockedValue({ $0 }) else { return false }
-        return metrics.partitionsRestoring.load(ordering: .relaxed) == 0
-    }
+    public var isReady: Bool { readiness.isReady }
 
     /// Live sessions on this instance.
     public var liveSessions: Int {
@@ -120,7 +122,10 @@ public final class ZoneProcessor: Sendable {
             return
         }
         let statistics: (@Sendable (String) -> Void)? = configuration.statisticsIntervalMs > 0
-            ? { @Sendable [lagReporter] text in lagReporter.report(statisticsJSON: text) } : nil
+            ? { @Sendable [lagReporter, self] text in
+                lagReporter.report(statisticsJSON: text)
+                if let up = ConsumerLagReader.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
+            } : nil
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
             properties: ["statistics.interval.ms": "\(configuration.statisticsIntervalMs)"], statistics: statistics)
@@ -147,9 +152,10 @@ public final class ZoneProcessor: Sendable {
         }
         advance(to: .running(assigned: false))
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
-        logger.info("processor running", metadata: ["workers": "\(workers.count)", "group": "\(configuration.groupID)"])
+        logger.info("processor running", metadata: ["workers": .stringConvertible(workers.count), "group": "\(configuration.groupID)"])
         while !isStopping {
             consumer.poll(timeoutMs: 100)
+            logReadinessChange()
             // Fenced (another instance took this one's group.instance.id), or failed for good:
             // this instance gets no more records, so it stops and says why.
             if let fatal = consumer.fatalError {
@@ -160,6 +166,7 @@ public final class ZoneProcessor: Sendable {
 
         // Shutdown: leaving the group revokes every partition, so each worker commits its
         // delivered work; then workers stop, the producer flushes, and the clients close.
+        logReadinessChange()
         logger.info("processor stopping")
         consumer.close()
         let done = workers.map { worker in
@@ -211,7 +218,7 @@ final class RebalanceHandler: RebalanceListener {
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.countRebalance()
         metrics.restoring(partitions.count)
-        logger.info("partitions assigned", metadata: ["partitions": "\(partitions.map(\.partition).sorted())"])
+        logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
             workers[worker].post(.assign(owned.map(\.partition)))
@@ -221,7 +228,7 @@ final class RebalanceHandler: RebalanceListener {
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.countRebalance()
-        logger.info("partitions revoked", metadata: ["partitions": "\(partitions.map(\.partition).sorted())"])
+        logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
         var waits: [DispatchSemaphore] = []
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.stopForwarding(partition) }

@@ -6,6 +6,7 @@ struct ZoneStreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zonestream",
         abstract: "Time in heart-rate and power zones for live workout sessions, from Kafka.",
-        subcommands: [RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self],
+        version: ZoneStreamVersion.summary,
+        subcommands: [RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self, VersionCommand.self],
         defaultSubcommand: RunCommand.self)
 }

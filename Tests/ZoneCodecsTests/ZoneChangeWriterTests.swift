@@ -1,9 +1,11 @@
+import Foundation
 import Testing
 import ZoneCodecs
 import ZoneEngine
 import ZoneSimulation
 
-/// The direct zone-change writer produces exactly jansson's bytes.
+/// The direct zone-change writer produces exactly the bytes of the jansson-built encoder, and
+/// both write numbers as the shortest text that reads back as the same double.
 @Suite struct ZoneChangeWriterTests {
     @Test func matchesJanssonByteForByte() throws {
         var random = SplitMix64(seed: 99)
@@ -28,5 +30,40 @@ import ZoneSimulation
             compared += 1
         }
         #expect(compared == 500)
+    }
+
+    /// jansson alone wrote `81.900000000000006`; people expect `81.9`.
+    @Test func realsAreTheShortestTextThatReadsBack() throws {
+        var random = SplitMix64(seed: 7)
+        var writer = ZoneChangeWriter()
+        var sets: [[Double]] = [[81.9, 146.1, 200.3], [0.1, 0.2, 0.30000000000000004], [1e-7, 2.5e-5, 3e20], [99.5, 1e22, 1.7976931348623157e308]]
+        for _ in 0..<300 {
+            // Random finite positive doubles of every magnitude, and decimals with one or two places.
+            var values = (0..<3).map { _ in Double(bitPattern: random.next() % 0x7FEF_FFFF_FFFF_FFFF + 1) }
+            values += (0..<3).map { _ in Double(random.next() % 300_000) / [10.0, 100.0][Int(random.next() % 2)] + 0.01 }
+            sets.append(Array(Set(values)).sorted())
+        }
+        for boundaries in sets {
+            let configuration = try ZoneConfiguration.validated(quantity: .cyclingPower, source: .app, boundaries: boundaries)
+            var durations = ZoneDurations()
+            durations[0] = 1
+            let change = ZoneChange(quantity: .cyclingPower, timestamp: 1, previousZone: nil, currentZone: 0, durations: durations)
+            let text = String(decoding: writer.write(change, session: "s", person: nil, configuration: configuration), as: UTF8.self)
+            let jansson = OutputEncoder.zoneChange(change, session: "s", person: nil, configuration: configuration)
+            #expect(Array(text.utf8) == jansson)
+            let list = try #require(text.range(of: #""boundaries":["#).map { text[$0.upperBound...].prefix { $0 != "]" } })
+            let written = list.split(separator: ",").map(String.init)
+            #expect(written.count == boundaries.count)
+            for (spelled, value) in zip(written, boundaries) {
+                #expect(Double(spelled) == value, "\(spelled) does not read back as \(value)")
+                let shortest = value.description.replacingOccurrences(of: "e+", with: "e")
+                #expect(spelled.count <= shortest.count + 2, "\(spelled) is longer than \(shortest)")
+            }
+        }
+        let first = String(decoding: writer.write(
+            ZoneChange(quantity: .heartRate, timestamp: 1, previousZone: nil, currentZone: 0, durations: ZoneDurations()),
+            session: "s", person: nil, configuration: try ZoneConfiguration.validated(quantity: .heartRate, source: .app, boundaries: [81.9, 146.1])),
+            as: UTF8.self)
+        #expect(first.contains(#""boundaries":[81.9,146.1]"#) && first.contains(#""max":81.9}"#), "\(first)")
     }
 }

@@ -27,6 +27,21 @@ package enum ConsumerLagReader {
         return lags
     }
 
+    /// Whether any broker the client knows is connected (`brokers.<name>.state` is `UP`), or
+    /// nil when the document lists no broker.
+    package static func anyBrokerUp(_ json: String) -> Bool? {
+        guard let root = json_loads(json, 0, nil) else { return nil }
+        defer { json_decref(root) }
+        guard let brokers = json_object_get(root, "brokers") else { return nil }
+        var known = 0
+        var up = false
+        forEachMember(brokers) { _, broker in
+            known += 1
+            if let state = json_string_value(json_object_get(broker, "state")), String(cString: state) == "UP" { up = true }
+        }
+        return known == 0 ? nil : up
+    }
+
     private static func forEachMember(
         _ object: UnsafeMutablePointer<json_t>, _ body: (String, UnsafeMutablePointer<json_t>) -> Void
     ) {

@@ -37,20 +37,12 @@ enum JanssonBuilder {
     /// Always a real (`126.0`), for averages.
     static func real(_ value: Double) -> Value { json_real(value) }
 
-    /// Serializes compactly, keys in insertion order, and releases `root`.
-    static func dump(_ root: Value, flags: Int = JSON_COMPACT_FLAGS) -> [UInt8] {
+    /// Serializes compactly, keys in insertion order, numbers by ``JSONTextWriter``'s rules
+    /// (shortest round-trip reals), and releases `root`.
+    static func dump(_ root: Value) -> [UInt8] {
         defer { json_decref(root) }
-        let size = json_dumpb(root, nil, 0, flags)
-        var bytes = [UInt8](repeating: 0, count: size)
-        bytes.withUnsafeMutableBytes { buffer in
-            _ = json_dumpb(root, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), size, flags)
-        }
-        return bytes
+        var writer = JSONTextWriter(capacity: 512)
+        writer.appendJansson(root)
+        return writer.bytes
     }
-
-    /// JSON_ENCODE_ANY: lets ``dump(_:flags:)`` serialize a root that is not an object or array.
-    static let JSON_ENCODE_ANY = 0x200
-
-    /// JSON_COMPACT | JSON_REAL_PRECISION(17): shortest separators, doubles that round-trip.
-    static let JSON_COMPACT_FLAGS: Int = 0x20 | ((17 & 0x1F) << 11)
 }

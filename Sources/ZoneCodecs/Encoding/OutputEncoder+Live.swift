@@ -53,6 +53,8 @@ extension OutputEncoder {
 extension OutputEncoder {
     /// `text` as a JSON string literal, quotes included (for hand-built JSON such as errors).
     public static func jsonString(_ text: String) -> [UInt8] {
-        Build.dump(Build.string(text), flags: JanssonBuilder.JSON_COMPACT_FLAGS | JanssonBuilder.JSON_ENCODE_ANY)
+        var writer = JSONTextWriter(capacity: text.utf8.count + 2)
+        writer.appendString(text)
+        return writer.bytes
     }
 }

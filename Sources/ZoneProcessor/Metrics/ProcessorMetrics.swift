@@ -99,6 +99,19 @@ public final class ProcessorMetrics: Sendable {
         exported.commitDuration.recordNanoseconds(Int64(clamping: nanoseconds))
     }
 
+    /// One batch of records taken and applied, its outputs handed to librdkafka: how long a
+    /// record spends in the processor at most (the batch's first record waits longest).
+    func recordBatch(nanoseconds: UInt64) {
+        exported.batchDuration.recordNanoseconds(Int64(clamping: nanoseconds))
+    }
+
+    /// How old a sample was (wall clock minus its `ts`) when its zone change was produced:
+    /// once per batch, the oldest sample behind a zone change in it. Meaningful for live
+    /// traffic; replayed or preloaded records are as old as they are.
+    func recordSampleAge(milliseconds: Int64) {
+        exported.sampleAge.record(Double(max(0, milliseconds)) / 1000)
+    }
+
     func countRebalance() {
         rebalances.add(1, ordering: .relaxed)
         exported.rebalances.increment()
@@ -149,6 +162,8 @@ extension ProcessorMetrics {
         let outputsRetried: Counter
         let outputsRejected: Counter
         let deadLettersRefused: Counter
+        let batchDuration: Timer
+        let sampleAge: Recorder
 
         init(factory: any MetricsFactory) {
             func counter(_ name: String, _ dimensions: [(String, String)] = []) -> Counter {
@@ -174,6 +189,8 @@ extension ProcessorMetrics {
             outputsRetried = counter("zonestream_outputs_retried_total")
             outputsRejected = counter("zonestream_outputs_rejected_total")
             deadLettersRefused = counter("zonestream_dead_letters_refused_total")
+            batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
+            sampleAge = Recorder(label: "zonestream_sample_age_seconds", dimensions: [], aggregate: true, factory: factory)
         }
     }
 }

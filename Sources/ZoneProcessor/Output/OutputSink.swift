@@ -46,6 +46,9 @@ struct OutputSink: SessionEventSink {
     /// Outputs counted locally and published to ``metrics`` once per batch (no shared
     /// cache line written per record).
     var zoneChangeCount = 0
+    /// The oldest sample time behind a zone change since the last ``ProcessorMetrics`` report
+    /// (`Int64.max`: none), for the sample-age histogram.
+    var oldestZoneChangeTs = Int64.max
 
     init(
         producer: KafkaProducer, topics: Topics, tracker: DeliveryTracker, metrics: ProcessorMetrics,
@@ -97,6 +100,7 @@ struct OutputSink: SessionEventSink {
             }
         }
         zoneChangeCount += 1
+        oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {
@@ -141,8 +145,8 @@ struct OutputSink: SessionEventSink {
         metrics.countOutputRejected()
         let detail = "\(topic) refused a \(size)-byte record: \(error.message) (code \(error.code))"
         logger.warning("output refused; its input is dead-lettered", metadata: [
-            "topic": "\(topic)", "bytes": "\(size)", "error": "\(error.message)",
-            "input_partition": "\(origin.partition)", "input_offset": "\(origin.offset)"])
+            "topic": "\(topic)", "bytes": .stringConvertible(size), "error": "\(error.message)",
+            "input_partition": .stringConvertible(origin.partition), "input_offset": .stringConvertible(origin.offset)])
         let record = OutputEncoder.deadLetter(
             Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
             key: origin.key, value: origin.value)
@@ -170,7 +174,7 @@ struct OutputSink: SessionEventSink {
         guard kind == .deadLetter else {
             metrics.countDeadLetterRefused()
             logger.error("dead letter refused; the input stays at its offset", metadata: [
-                "topic": "\(origin.topic)", "partition": "\(origin.partition)", "offset": "\(origin.offset)",
+                "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition), "offset": .stringConvertible(origin.offset),
                 "dead_letter_topic": "\(topics.deadLetters)", "error": "\(error.message)"])
             return
         }

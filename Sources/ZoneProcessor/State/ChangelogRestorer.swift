@@ -101,7 +101,7 @@ final class ChangelogRestorer {
                 } catch {
                     restored.recordsRefused += 1
                     logger.error("changelog record refused", metadata: [
-                        "partition": "\(partition)", "offset": "\(record.offset)", "error": "\(error)"])
+                        "partition": .stringConvertible(partition), "offset": .stringConvertible(record.offset), "error": "\(error)"])
                 }
             }
             // In exactly-once mode the changelog is written in transactions: its last offsets

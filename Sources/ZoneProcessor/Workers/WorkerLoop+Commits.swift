@@ -59,7 +59,7 @@ extension WorkerLoop {
             guard waiting, !ledger.isEmpty else { break }
             if WallClock.nowMs() > deadline {
                 context.logger.warning("outputs not delivered within 60 s; their offsets stay uncommitted", metadata: [
-                    "worker": "\(worker.index)", "epochs": "\(ledger.epochs.count)"])
+                    "worker": .stringConvertible(worker.index), "epochs": .stringConvertible(ledger.epochs.count)])
                 break
             }
             Thread.sleep(forTimeInterval: 0.001)
@@ -86,7 +86,7 @@ extension WorkerLoop {
             case .commit(let offsets, let rewrite, let error):
                 if !rewrite.isEmpty {
                     context.logger.error("changelog write failed; the partition's state is written again", metadata: [
-                        "partitions": "\(rewrite.sorted())", "error": "\(error ?? "refused")"])
+                        "partitions": .array(rewrite.sorted().map { .stringConvertible($0) }), "error": "\(error ?? "refused")"])
                     for partition in rewrite where partitions[partition] != nil { changelogRewrites.insert(partition) }
                 }
                 unacknowledgedOffsets.merge(offsets) { max($0, $1) }

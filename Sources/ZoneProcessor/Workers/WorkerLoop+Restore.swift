@@ -28,9 +28,9 @@ extension WorkerLoop {
             context.metrics.countRestore(sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000))
             if restored.recordsRead > 0 {
                 context.logger.info("partition restored", metadata: [
-                    "partition": "\(partition)", "sessions": "\(restored.sessions.count)",
-                    "finished": "\(restored.finished.count)", "records": "\(restored.recordsRead)",
-                    "ms": "\(Int(elapsedMs))"])
+                    "partition": .stringConvertible(partition), "sessions": .stringConvertible(restored.sessions.count),
+                    "finished": .stringConvertible(restored.finished.count), "records": .stringConvertible(restored.recordsRead),
+                    "ms": .stringConvertible(Int(elapsedMs))])
             }
             return state
         } catch {

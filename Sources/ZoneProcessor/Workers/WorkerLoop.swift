@@ -1,4 +1,5 @@
 import CoreMetrics
+import Dispatch
 import Foundation
 import Logging
 import ZoneCodecs
@@ -28,6 +29,8 @@ struct WorkerLoop {
     /// Counted locally, published once per batch.
     var recordsCounted = 0
     var samplesCounted = 0
+    /// When the current batch's first record reached the worker (uptime ns; 0: none yet).
+    var batchStartedNs: UInt64 = 0
     /// Reads the changelog on assignment; created with the first one.
     var restorer: ChangelogRestorer?
     /// Exactly-once: this worker's transactional producer, with a transaction always open.
@@ -128,6 +131,7 @@ struct WorkerLoop {
     /// The per-record path: the record's partition state is looked up once and changed in place.
     mutating func process(_ record: KafkaRecord, profiles: ProfileTable) {
         guard !failed, record.error == nil else { return }
+        if batchStartedNs == 0 { batchStartedNs = DispatchTime.now().uptimeNanoseconds }
         let partition = record.partition
         if partitions.index(forKey: partition) == nil { handleCommands() }
         // Not (or no longer) ours: the new owner reads it from the committed offset.
@@ -151,6 +155,14 @@ struct WorkerLoop {
     }
 
     mutating func publishCounts() {
+        if batchStartedNs > 0 {
+            context.metrics.recordBatch(nanoseconds: DispatchTime.now().uptimeNanoseconds - batchStartedNs)
+            batchStartedNs = 0
+        }
+        if sink.oldestZoneChangeTs != .max {
+            context.metrics.recordSampleAge(milliseconds: WallClock.nowMs() - sink.oldestZoneChangeTs)
+            sink.oldestZoneChangeTs = .max
+        }
         guard recordsCounted > 0 else { return }
         context.metrics.countRecords(recordsCounted, samples: samplesCounted)
         if sink.zoneChangeCount > 0 { context.metrics.countZoneChanges(sink.zoneChangeCount) }
@@ -181,7 +193,7 @@ struct WorkerLoop {
         guard !failed else { return }
         failed = true
         let error = error.on(worker: worker.index)
-        context.logger.error("worker stopping", metadata: ["worker": "\(worker.index)", "error": "\(error)"])
+        context.logger.error("worker stopping", metadata: ["worker": .stringConvertible(worker.index), "error": "\(error)"])
         context.onFatal(error)
     }
 }

@@ -53,9 +53,11 @@ struct RunCommand: AsyncParsableCommand {
             configuration.createTopicPartitions = 0
         }
 
+        logger.info("starting", metadata: ["version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)"])
         let registry = PrometheusCollectorRegistry()
+        MetricsExposition.registerBuildInfo(ZoneStreamVersion.labels, in: registry)
         let processor = ZoneProcessor(
-            configuration: configuration, logger: logger, metricsFactory: PrometheusMetricsFactory(registry: registry))
+            configuration: configuration, logger: logger, metricsFactory: MetricsExposition.makeFactory(registry: registry))
         var services: [any Service] = []
         if httpEnabled {
             services.append(httpServer(loader: loader, processor: processor, registry: registry, logger: logger))
@@ -92,7 +94,7 @@ struct RunCommand: AsyncParsableCommand {
                 let port = channel.localAddress?.port ?? 0
                 logger.info(
                     "http endpoint listening",
-                    metadata: ["host": "\(host)", "port": "\(port)", "board": "http://\(host):\(port)/board"])
+                    metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "http://\(host):\(port)/board"])
             },
             logger: logger)
     }

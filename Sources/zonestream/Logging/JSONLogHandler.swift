@@ -3,8 +3,10 @@ import Logging
 
 /// Writes each log record as one JSON object on standard error:
 /// `{"ts":"2026-11-21T10:00:00.123Z","level":"info","label":"zonestream","message":"…",…metadata}`.
-/// Metadata keys become top-level fields (nested values as JSON); `ts`, `level`, `label`,
-/// `message` and `source` are reserved and win over metadata of the same name.
+/// `ts` is RFC 3339 in UTC with milliseconds. Metadata keys become top-level fields with
+/// their types kept: numbers and booleans logged as `.stringConvertible` are JSON numbers and
+/// booleans, arrays and dictionaries are JSON arrays and objects, the rest strings. `ts`,
+/// `level`, `label`, `message` and `source` are reserved and win over metadata of that name.
 struct JSONLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info
@@ -20,7 +22,7 @@ struct JSONLogHandler: LogHandler {
         var fields: [String: Any] = [:]
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged { fields[key] = Self.json(value) }
-        fields["ts"] = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        fields["ts"] = Self.timestamp(Date())
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = "\(event.message)"
@@ -31,10 +33,21 @@ struct JSONLogHandler: LogHandler {
         FileHandle.standardError.write(line)
     }
 
+    /// RFC 3339 in UTC, milliseconds: `2026-11-23T03:03:25.882Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+    }
+
     static func json(_ value: Logger.Metadata.Value) -> Any {
         switch value {
         case .string(let text): text
-        case .stringConvertible(let convertible): "\(convertible)"
+        case .stringConvertible(let convertible):
+            switch convertible {
+            case let flag as Bool: flag
+            case let number as any BinaryInteger: NSNumber(value: Int64(clamping: number))
+            case let number as Double where number.isFinite: number
+            default: "\(convertible)"
+            }
         case .array(let values): values.map(json)
         case .dictionary(let values): values.mapValues(json)
         }

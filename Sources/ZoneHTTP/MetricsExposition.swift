@@ -1,0 +1,52 @@
+import Foundation
+public import Prometheus
+import ZoneProcessor
+
+/// What `GET /metrics` answers: the Prometheus registry the processor exports into, with a
+/// `# HELP` line for every metric (from ``MetricCatalogue``; swift-metrics carries no help
+/// text) and the standard process metrics, read from /proc at each scrape.
+public enum MetricsExposition {
+    /// A metrics factory over `registry` with buckets chosen for ZoneStream's histograms.
+    public static func makeFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.valueHistogramBuckets["zonestream_sample_age_seconds"] =
+            [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
+        factory.durationHistogramBuckets["zonestream_batch_duration_seconds"] =
+            [.microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+        return factory
+    }
+
+    /// Registers `zonestream_build_info{labels} 1` (help text from the catalogue).
+    public static func registerBuildInfo(_ labels: [(String, String)], in registry: PrometheusCollectorRegistry) {
+        registry.makeGauge(name: "zonestream_build_info", labels: labels).set(to: 1.0)
+    }
+
+    /// The exposition text: the registry's, with help lines added, then the process metrics.
+    static func text(registry: PrometheusCollectorRegistry, ready: Bool) -> String {
+        var lines: [String] = []
+        for line in registry.emitToString().split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("# TYPE ") {
+                let name = line.dropFirst(7).prefix { $0 != " " }
+                if let help = MetricCatalogue.help[String(name)] { lines.append("# HELP \(name) \(help)") }
+            }
+            lines.append(String(line))
+        }
+        while lines.last == "" { lines.removeLast() }
+        func metric(_ name: String, _ type: String, _ value: String) {
+            lines.append("# HELP \(name) \(MetricCatalogue.help[name] ?? name)")
+            lines.append("# TYPE \(name) \(type)")
+            lines.append("\(name) \(value)")
+        }
+        metric("zonestream_ready", "gauge", ready ? "1" : "0")
+        let process = ProcessStatistics.read()
+        metric("process_cpu_seconds_total", "counter", String(process.cpuSeconds))
+        metric("process_resident_memory_bytes", "gauge", String(process.residentBytes))
+        metric("process_virtual_memory_bytes", "gauge", String(process.virtualBytes))
+        metric("process_open_fds", "gauge", String(process.openFileDescriptors))
+        metric("process_max_fds", "gauge", String(process.maxFileDescriptors))
+        metric("process_start_time_seconds", "gauge", String(process.startTimeSeconds))
+        metric("process_threads", "gauge", String(process.threads))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

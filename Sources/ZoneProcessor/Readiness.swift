@@ -1,0 +1,50 @@
+import Logging
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// Whether an instance is ready to serve (`GET /ready`), and why not.
+public struct Readiness: Sendable, Equatable {
+    public let isReady: Bool
+    /// What it is doing: `consuming`, `starting: …`, `not assigned yet: …`,
+    /// `restoring N partitions …`, `broker unreachable: …`, `stopping`.
+    public let reason: String
+}
+
+extension ZoneProcessor {
+    /// Whether the instance is ready, and if not, why: what `GET /ready` answers.
+    public var readiness: Readiness {
+        let current = state.withLockedValue { $0 }
+        switch current {
+        case .stopping, .stopped:
+            return Readiness(isReady: false, reason: "stopping")
+        case .created, .starting, .running:
+            break
+        }
+        if !brokerReachable.load(ordering: .relaxed) {
+            return Readiness(isReady: false, reason: "broker unreachable: no connection to any Kafka broker")
+        }
+        switch current {
+        case .created, .starting:
+            return Readiness(isReady: false, reason: "starting: reading the zone-profiles table")
+        case .running(assigned: false):
+            return Readiness(isReady: false, reason: "not assigned yet: waiting for the consumer group to assign partitions")
+        default:
+            let restoring = metrics.partitionsRestoring.load(ordering: .relaxed)
+            if restoring > 0 {
+                return Readiness(isReady: false, reason: "restoring \(restoring) partition\(restoring == 1 ? "" : "s") from the changelog")
+            }
+            return Readiness(isReady: true, reason: "consuming")
+        }
+    }
+
+    /// Logs the readiness when it changed since the last call (once per change).
+    func logReadinessChange() {
+        let now = readiness
+        let changed = loggedReadiness.withLockedValue { last -> Bool in
+            defer { last = now }
+            return last != now
+        }
+        guard changed else { return }
+        logger.info(now.isReady ? "ready" : "not ready", metadata: ["ready": .stringConvertible(now.isReady), "reason": "\(now.reason)"])
+    }
+}
