@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 NOIDA_DB_VERSION=0.2.3
+JSONSCHEMA_VERSION=4.26.0
 with_noida_db=false
 extra=()
 for argument in "$@"; do
@@ -45,5 +46,12 @@ if $with_noida_db; then
     echo "bootstrap: installing noida-db $NOIDA_DB_VERSION into .venv" >&2
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check "noida-db==$NOIDA_DB_VERSION"
+  fi
+  # The JSON Schema validator the tests check outputs with (schemas/, scripts/validate-json.py),
+  # and the example consumer's client (examples/requirements.txt), both pinned.
+  if ! .venv/bin/python -c "import jsonschema, confluent_kafka" >/dev/null 2>&1; then
+    echo "bootstrap: installing jsonschema $JSONSCHEMA_VERSION and examples/requirements.txt into .venv" >&2
+    [ -x .venv/bin/python ] || python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check "jsonschema==$JSONSCHEMA_VERSION" -r examples/requirements.txt
   fi
 fi

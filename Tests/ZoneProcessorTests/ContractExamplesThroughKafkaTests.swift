@@ -71,6 +71,10 @@ struct ContractExamplesThroughKafkaTests {
                 #expect((record["value_base64"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) == expected.1)
             }
         }
+        // Every output ZoneStream produced matches its topic's JSON Schema (schemas/).
+        for topic in ["zone-changes", "workouts-finished", "zonestream-dlq"] {
+            try SchemaValidator.validate(collector.records(topic).map(\.value), schema: topic)
+        }
         // Outputs are keyed by session id.
         for record in collector.records("workouts-finished") {
             #expect(record.value.contains("\"session\":\"\(record.key ?? "")\""))

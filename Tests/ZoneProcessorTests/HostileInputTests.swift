@@ -57,6 +57,9 @@ struct HostileInputTests {
         for (offset, reason) in expected.sorted(by: { $0.key < $1.key }) {
             #expect(reasons[offset] == reason.rawValue, "offset \(offset)")
         }
+        // Every dead letter, of every reason (truncated ones included), matches the DLQ's schema.
+        try SchemaValidator.validate(collector.records("zonestream-dlq").map(\.value), schema: "zonestream-dlq")
+        try SchemaValidator.validate(collector.records("workouts-finished").map(\.value), schema: "workouts-finished")
         // The good samples in between all counted.
         let finished = try #require(collector.records("workouts-finished").first)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(finished.value.utf8)) as? [String: Any])
