@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium: the gym board is tested in a real headless browser; noida-db: the integration
 # tests run on it as well as on the embedded broker (ZONESTREAM_TEST_BROKERS=mock: only there).
-bash scripts/bootstrap.sh chromium --noida-db
+# prometheus: its promtool checks docs/prometheus/alerts.yml.
+bash scripts/bootstrap.sh chromium prometheus --noida-db
 swift build --build-tests
 swift test --skip-build "$@"

@@ -53,9 +53,9 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     public func httpPort() -> Int? {
         guard waitForOutput("http endpoint listening", seconds: 30) else { return nil }
         let line = output.split(separator: "\n").first { $0.contains("http endpoint listening") } ?? ""
-        for marker in ["port=", #""port":""#] {
+        for marker in ["port=", #""port":"#] {
             guard let range = line.range(of: marker) else { continue }
-            return Int(line[range.upperBound...].prefix { $0.isNumber })
+            return Int(line[range.upperBound...].drop { $0 == "\"" }.prefix { $0.isNumber })
         }
         return nil
     }
