@@ -33,10 +33,16 @@ public final class KafkaConsumer: @unchecked Sendable {
         "enable.auto.offset.store": "false",
         "auto.offset.reset": "earliest",
         "enable.partition.eof": "false",
-        // Pre-fetched records per partition queue (ours are separate queues, so this applies
-        // per partition): 16 MB rather than librdkafka's 64 MB keeps memory bounded with many
-        // partitions, and still holds ~100k records.
-        "queued.max.messages.kbytes": "16384",
+        // How much librdkafka pre-fetches. Partitions are forwarded to a worker's queue, and
+        // librdkafka 2.0 checks these limits against that shared queue (a forwarded queue's
+        // length is its destination's). Once a limit is reached it stops fetching those
+        // partitions for a fixed 1 s (fetch.queue.backoff.ms only arrived in 2.1.1). With
+        // librdkafka's 100,000 messages a worker emptied its queue in under half a second and
+        // then sat idle: the throughput timeline's dips to zero (benchmarks/README.md). The
+        // limits below hold more than a worker applies in that second, and still bound the
+        // memory: 64 MB per worker queue (plus one fetch's overshoot).
+        "queued.min.messages": "1000000",
+        "queued.max.messages.kbytes": "65536",
     ]
 
     /// `statistics`: called with librdkafka's statistics JSON every `statistics.interval.ms`
