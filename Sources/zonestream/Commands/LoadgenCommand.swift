@@ -33,6 +33,7 @@ struct LoadgenCommand: AsyncParsableCommand {
     @Flag(help: "Wait for the finished workouts and compare them with the oracle (clean traffic only).")
     var check = false
     @Option(help: "How long --check waits for results.") var checkTimeoutS = 120
+    @Option(help: "Give up when no broker answers within this many seconds.") var connectTimeoutS = 15
     @Flag(help: """
         With --check, for processing_guarantee exactly_once: any repeated output fails the check, \
         the outputs are read to the end of every partition, and the records of aborted \
@@ -61,6 +62,12 @@ struct LoadgenCommand: AsyncParsableCommand {
     func generate(logger: Logger, stop: StopFlag) throws {
         let kafka = KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zonestream-loadgen")
         let producer = try KafkaProducer(configuration: kafka)
+        // An unreachable broker is an error after a bounded wait, not an endless retry.
+        do {
+            _ = try TopicAdmin.existingTopics(using: producer, timeoutMs: Int32(clamping: connectTimeoutS * 1000))
+        } catch {
+            throw SettingsError(description: "loadgen: no Kafka broker answered at \(bootstrapServers) within \(connectTimeoutS) s (\(error.message)); is it running? (--connect-timeout-s)")
+        }
         var oracle = LoadOracle(settings: EngineSettings(maxGapMs: maxGapMs))
         var sent = 0
         var samples = 0
@@ -124,9 +131,13 @@ struct LoadgenCommand: AsyncParsableCommand {
                 if Date().timeIntervalSince(lastProgress) >= 1 {
                     lastProgress = Date()
                     let elapsed = lastProgress.timeIntervalSince(started)
+                    // Done: the share of the simulated class time sent, or of --duration-s.
+                    var done = Double(wave * sessionSeconds + second) / Double(max(1, waves * sessionSeconds))
+                    if durationS > 0 { done = max(done, elapsed / Double(durationS)) }
+                    let remaining = done > 0 ? elapsed * (1 - min(done, 1)) / done : 0
                     FileHandle.standardError.write(Data(String(
-                        format: "loadgen: %d records (%d samples) in %.1f s, %.0f records/s\n",
-                        sent, samples, elapsed, Double(sent) / elapsed).utf8))
+                        format: "loadgen: %d records (%d samples) in %.1f s, %.0f records/s; wave %d of %d, %.0f%% done, about %.0f s left\n",
+                        sent, samples, elapsed, Double(sent) / elapsed, wave + 1, waves, min(done, 1) * 100, remaining).utf8))
                 }
             }
         }

@@ -93,4 +93,17 @@ struct SettingsValidationTests {
         #expect(output.contains("127.0.0.1:\(port)") && output.contains("http.port"), "\(output)")
         #expect(!output.contains("processor started"), "\(output)")
     }
+
+    /// The load generator against a port nobody listens on gives up after its connect
+    /// timeout with a message that says so, instead of repeating librdkafka's errors.
+    @Test func loadgenGivesUpOnAnUnreachableBroker() throws {
+        let port = try FreePort.find()
+        let started = Date()
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            ["loadgen", "--bootstrap-servers", "127.0.0.1:\(port)", "--connect-timeout-s", "2"], seconds: 30)
+        #expect(status != 0)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(output.contains("no Kafka broker answered at 127.0.0.1:\(port) within 2 s"), "\(output)")
+        #expect(!output.contains("records/s"), "\(output)")
+    }
 }
