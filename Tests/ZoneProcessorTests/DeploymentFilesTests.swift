@@ -17,7 +17,10 @@ struct DeploymentFilesTests {
     }
 
     /// Every key of config/zonestream.yaml, dotted (the settings ZoneStream knows).
-    static func settingKeys() throws -> Set<String> {
+    static func settingKeys() throws -> Set<String> { dottedKeys(try yaml("config/zonestream.yaml")) }
+
+    /// The dotted paths of a YAML map's leaves (`http.port`).
+    static func dottedKeys(_ root: Any) -> Set<String> {
         var keys: Set<String> = []
         func walk(_ node: Any, _ prefix: String) {
             if let map = node as? [String: Any], !map.isEmpty {
@@ -26,7 +29,7 @@ struct DeploymentFilesTests {
                 keys.insert(prefix)
             }
         }
-        walk(try yaml("config/zonestream.yaml"), "")
+        walk(root, "")
         return keys
     }
 

@@ -101,15 +101,7 @@ struct ObservabilityFilesTests {
         let configMap = try #require(documents.first { $0["kind"] as? String == "ConfigMap" })
         let settingsText = try #require((configMap["data"] as? [String: String])?["zonestream.yaml"])
         let settings = try #require(try Yams.load(yaml: settingsText) as? [String: Any])
-        var keys: Set<String> = []
-        func walk(_ node: Any, _ prefix: String) {
-            if let map = node as? [String: Any] {
-                for (key, value) in map { walk(value, prefix.isEmpty ? key : "\(prefix).\(key)") }
-            } else {
-                keys.insert(prefix)
-            }
-        }
-        walk(settings, "")
+        let keys = DeploymentFilesTests.dottedKeys(settings)
         let unknown = keys.subtracting(try DeploymentFilesTests.settingKeys())
         #expect(unknown.isEmpty, "\(unknown)")
     }
