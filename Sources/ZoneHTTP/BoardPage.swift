@@ -4,7 +4,9 @@
 /// has heart-rate zones, else power), with the member's name (or the session id), the current
 /// value, the zone and the minutes spent in each zone so far. It follows `board/events`
 /// (server-sent events, changes only) and updates tiles in place, so a wall screen of a gym
-/// with hundreds of members stays smooth; tiles shrink as the board fills up.
+/// with hundreds of members stays smooth. Tiles size themselves to the count so the whole
+/// board fits the screen without scrolling, and each zone index has one fixed colour in every
+/// configuration (a colour-blind-safe palette, Okabe-Ito based), with a legend for all nine.
 /// `?prefix=` shows only sessions whose id or person starts with it.
 enum BoardPage {
     static let html = #"""
@@ -15,7 +17,8 @@ enum BoardPage {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ZoneStream gym board</title>
 <style>
-  :root { color-scheme: dark; --gap: 10px; }
+  :root { color-scheme: dark; --gap: 10px; --scale: 1; }
+  html, body { height: 100%; }
   * { box-sizing: border-box; }
   body { margin: 0; font-family: system-ui, "DejaVu Sans", sans-serif; background: #111417; color: #f4f6f8; }
   header { display: flex; align-items: baseline; gap: 18px; padding: 12px 18px; background: #1b2026; }
@@ -25,25 +28,27 @@ enum BoardPage {
   header .status.down::before { content: "\25CF "; color: #e53935; }
   #legend { margin-left: auto; display: flex; gap: 6px; font-size: 12px; }
   #legend span { padding: 2px 8px; border-radius: 10px; color: #fff; }
-  #board { display: grid; gap: var(--gap); padding: var(--gap);
-           grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); }
-  #board.dense { --gap: 6px; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); }
-  #board.dense .minutes, #board.dense .activity { display: none; }
+  body { display: flex; flex-direction: column; overflow: hidden; }
+  #board { flex: 1; min-height: 0; display: grid; gap: var(--gap); padding: var(--gap);
+           grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); align-content: start; }
+  #board.dense .minutes, #board.dense .minutes-labels, #board.dense .activity, #board.dense .other { display: none; }
+  #board.dense .tile .name { font-size: calc(var(--scale) * 13px); }
   #empty { padding: 40px; text-align: center; color: #9aa5b1; font-size: 18px; }
-  .tile { border-radius: 10px; padding: 10px 12px; background: #455a64; color: #fff;
-          transition: background-color 0.6s ease; min-height: 96px; overflow: hidden; }
-  .tile .name { font-weight: 600; font-size: 16px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-  .tile .activity { font-size: 11px; opacity: 0.8; text-transform: capitalize; }
-  .tile .value { font-size: 30px; font-weight: 700; line-height: 1.15; }
-  .tile .value small { font-size: 13px; font-weight: 500; opacity: 0.85; margin-left: 3px; }
-  .tile .zone { font-size: 13px; font-weight: 600; }
-  .tile .other { font-size: 12px; opacity: 0.85; }
+  .tile { border-radius: 10px; padding: calc(var(--scale) * 8px) calc(var(--scale) * 12px); background: #455a64; color: #fff;
+          transition: background-color 0.6s ease; overflow: hidden; min-width: 0; min-height: 0; }
+  .tile.light { color: #111; }
+  .tile .name { font-weight: 700; font-size: calc(var(--scale) * 18px); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .tile .activity { font-size: calc(var(--scale) * 11px); opacity: 0.8; text-transform: capitalize; }
+  .tile .value { font-size: calc(var(--scale) * 32px); font-weight: 700; line-height: 1.15; }
+  .tile .value small { font-size: calc(var(--scale) * 13px); font-weight: 500; opacity: 0.85; margin-left: 3px; }
+  .tile .zone { font-size: calc(var(--scale) * 14px); font-weight: 600; }
+  .tile .other { font-size: calc(var(--scale) * 12px); opacity: 0.85; }
   .tile.paused { opacity: 0.55; }
-  .minutes { display: flex; gap: 2px; margin-top: 6px; align-items: flex-end; height: 30px; }
+  .minutes { display: flex; gap: 2px; margin-top: 6px; align-items: flex-end; height: calc(var(--scale) * 26px); }
   .minutes div { flex: 1; background: rgba(255,255,255,0.35); border-radius: 2px 2px 0 0; min-height: 2px;
                  position: relative; }
   .minutes div.current { background: rgba(255,255,255,0.9); }
-  .minutes-labels { display: flex; gap: 2px; font-size: 9px; opacity: 0.85; }
+  .minutes-labels { display: flex; gap: 2px; font-size: calc(var(--scale) * 10px); opacity: 0.9; }
   .minutes-labels span { flex: 1; text-align: center; }
 </style>
 </head>
@@ -62,22 +67,49 @@ const board = document.getElementById("board");
 const tiles = new Map();
 const units = { heart_rate: "bpm", cycling_power: "W" };
 
-// Zone 1 of n is blue, the top zone red, in between through green and yellow.
-function zoneColour(index, count) {
-  if (!index || !count) return "#455a64";
-  const hue = count <= 1 ? 210 : 210 - (210 * (index - 1)) / (count - 1);
-  return `hsl(${Math.round(hue)}, 70%, ${index === count ? 42 : 38}%)`;
+// One fixed colour per zone index, whatever the configuration's zone count (zone 4 is the
+// same orange in a 5-zone and a 6-zone configuration): a colour-blind-safe palette (Okabe-Ito,
+// extended to nine), light colours with dark text.
+const zonePalette = ["#5f6b78", "#0072b2", "#009e73", "#f0e442", "#e69f00", "#d55e00", "#cc79a7", "#8e2c90", "#5b1a3a"];
+const lightZones = new Set([4, 5, 7]);
+function zoneColour(index) {
+  return index >= 1 && index <= zonePalette.length ? zonePalette[index - 1] : "#455a64";
 }
 
 function legend() {
   const element = document.getElementById("legend");
-  for (let zone = 1; zone <= 5; zone++) {
+  for (let zone = 1; zone <= zonePalette.length; zone++) {
     const span = document.createElement("span");
     span.textContent = "Z" + zone;
-    span.style.background = zoneColour(zone, 5);
+    span.style.background = zoneColour(zone);
+    if (lightZones.has(zone)) span.style.color = "#111";
     element.appendChild(span);
   }
 }
+
+// Sizes the tiles so every one fits the screen: the column count that gives the largest tiles
+// (about 1.6 times as wide as high), text scaled with the tile; the detail rows go when small.
+function fit() {
+  const count = Math.max(1, tiles.size);
+  const gap = count > 60 ? 6 : 10;
+  const width = board.clientWidth - 2 * gap, height = board.clientHeight - 2 * gap;
+  let best = { columns: 1, tileWidth: 0, tileHeight: 0, size: 0 };
+  for (let columns = 1; columns <= count; columns++) {
+    const rows = Math.ceil(count / columns);
+    const tileWidth = (width - (columns - 1) * gap) / columns;
+    const tileHeight = Math.min((height - (rows - 1) * gap) / rows, tileWidth / 1.2);
+    const size = Math.min(tileWidth, tileHeight * 1.6);
+    if (size > best.size) best = { columns, tileWidth, tileHeight, size };
+  }
+  board.style.setProperty("--gap", `${gap}px`);
+  board.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
+  board.style.gridAutoRows = `${Math.max(20, Math.floor(best.tileHeight))}px`;
+  // Small tiles drop their detail rows, so what is left (name, value, zone) can be larger.
+  const dense = best.tileHeight < 110;
+  board.style.setProperty("--scale", Math.max(0.45, Math.min(3, best.tileHeight / (dense ? 80 : 150))).toFixed(3));
+  board.classList.toggle("dense", dense);
+}
+window.addEventListener("resize", fit);
 
 // The quantity a tile shows: heart rate when it has zones, else power with zones, else any.
 function primaryGroup(session) {
@@ -128,7 +160,8 @@ function render(session) {
   const current = group && group.current_zone ? group.current_zone.index : 0;
   tile.dataset.zone = current;
   tile.dataset.quantity = quantity || "";
-  tile.style.backgroundColor = zoneColour(current, zones.length);
+  tile.style.backgroundColor = zoneColour(current);
+  tile.classList.toggle("light", lightZones.has(current));
   tile.classList.toggle("paused", !!session.paused);
   tile.querySelector(".name").textContent = label(session);
   tile.querySelector(".name").title = session.session;
@@ -166,8 +199,8 @@ function update(message) {
     if (tile) { tile.remove(); tiles.delete(id); }
   }
   for (const session of message.sessions) render(session);
-  board.classList.toggle("dense", tiles.size > 60);
   document.getElementById("empty").style.display = tiles.size ? "none" : "block";
+  fit();
   document.getElementById("count").textContent = `${tiles.size} live`;
 }
 

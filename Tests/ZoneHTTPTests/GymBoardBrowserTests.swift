@@ -76,4 +76,41 @@ struct GymBoardBrowserTests {
         }
         #expect(lines.contains { $0.contains(#""message":"processor stopped""#) })
     }
+
+    /// A wall screen cannot scroll: at 1920x1080, with 20, 80 and 200 members, every tile is
+    /// on screen and the page has no scrollbar. `BOARD_SCREENSHOT_DIRECTORY=docs` keeps the
+    /// screenshots (docs/board-20.png, ...).
+    @Test(arguments: [20, 80, 200])
+    func everyTileFitsAWallScreen(members: Int) throws {
+        try #require(HeadlessBrowser.executable != nil, "chromium is missing: scripts/bootstrap.sh installs it")
+        let broker = try BrokerProcess(partitions: 2)
+        defer { broker.stop() }
+        let processor = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "wall", extra: ["--set", "http.board_interval_ms=200"])
+        defer { processor.signal(SIGTERM) }
+        let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")
+        let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
+        for index in 0..<members {
+            try traffic.startSession("wall-\(index)", person: "Member \(index + 1)")
+            for second in stride(from: 0, through: 60, by: 15) {
+                try traffic.heartRate("wall-\(index)", at: second, zone: (index + second / 15) % 5 + 1)
+            }
+        }
+        try traffic.input.flush()
+        let browser = try HeadlessBrowser(width: 1920, height: 1080)
+        try browser.open("http://127.0.0.1:\(port)/board")
+        #expect(try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(members)"))
+        _ = try browser.wait(seconds: 1, until: "false")  // one more frame for the layout
+        let noScrollbar = "document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth"
+        #expect(try browser.evaluate(noScrollbar) as? Bool == true)
+        let allOnScreen = "[...document.querySelectorAll('.tile')].every(t => { const r = t.getBoundingClientRect(); "
+            + "return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 0.5 && r.right <= window.innerWidth + 0.5 && r.height >= 20; })"
+        #expect(try browser.evaluate(allOnScreen) as? Bool == true)
+        // The legend shows all nine zone colours.
+        #expect(try browser.evaluate("document.querySelectorAll('#legend span').length") as? Int == 9)
+        let png = try browser.screenshot()
+        if let directory = ProcessInfo.processInfo.environment["BOARD_SCREENSHOT_DIRECTORY"] {
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("board-\(members).png"))
+        }
+    }
 }
