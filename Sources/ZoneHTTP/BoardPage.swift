@@ -44,6 +44,8 @@ enum BoardPage {
   .tile .zone { font-size: calc(var(--scale) * 14px); font-weight: 600; }
   .tile .other { font-size: calc(var(--scale) * 12px); opacity: 0.85; }
   .tile.paused { opacity: 0.55; }
+  .tile.nosignal { background: repeating-linear-gradient(135deg, #2b3138 0 12px, #363d45 12px 24px) !important; color: #cfd8dc; }
+  .tile.nosignal .zone::after { content: " · no signal"; }
   .minutes { display: flex; gap: 2px; margin-top: 6px; align-items: flex-end; height: calc(var(--scale) * 26px); }
   .minutes div { flex: 1; background: rgba(255,255,255,0.35); border-radius: 2px 2px 0 0; min-height: 2px;
                  position: relative; }
@@ -57,6 +59,7 @@ enum BoardPage {
   <h1>ZoneStream</h1>
   <span id="status" class="status">connecting…</span>
   <span id="count" class="status"></span>
+  <span id="clock" class="status"></span>
   <div id="legend"></div>
 </header>
 <div id="empty">Waiting for live sessions…</div>
@@ -138,7 +141,44 @@ function makeTile(id) {
   return tile;
 }
 
-function label(session) { return session.person || session.session; }
+// The person's name, else the session id shortened to its distinctive end.
+function label(session) {
+  if (session.person) return session.person;
+  const id = session.session;
+  return id.length <= 14 ? id : "…" + id.slice(-12);
+}
+
+// Board options from the address: ?sort=zone puts the hardest-working first; ?max_gap_ms=N
+// is the processor's max_gap_ms (default 10000), after which a silent sensor shows "no signal".
+const options = new URLSearchParams(location.search);
+const sortByZone = options.get("sort") === "zone";
+const maxGapMs = Number(options.get("max_gap_ms")) || 10000;
+const latest = new Map();
+const starts = new Map();
+
+// The class clock and the silent sensors, measured against the newest sample on the board
+// (not the wall clock, so a replayed class reads the same).
+function refreshTimes() {
+  const newest = Math.max(0, ...latest.values());
+  const earliest = Math.min(...starts.values());
+  const clock = document.getElementById("clock");
+  if (tiles.size && isFinite(earliest)) {
+    const seconds = Math.max(0, Math.floor((newest - earliest) / 1000));
+    clock.textContent = `class ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  } else {
+    clock.textContent = "";
+  }
+  for (const [id, tile] of tiles) {
+    tile.classList.toggle("nosignal", !tile.classList.contains("paused") && newest - (latest.get(id) || newest) > maxGapMs);
+  }
+}
+
+function sortTiles() {
+  if (!sortByZone) return;
+  const ordered = [...tiles.values()].sort((a, b) =>
+    (Number(b.dataset.zone) - Number(a.dataset.zone)) || a.dataset.sort.localeCompare(b.dataset.sort));
+  ordered.forEach(tile => board.appendChild(tile));
+}
 
 function insertSorted(tile, name) {
   tile.dataset.sort = name.toLowerCase();
@@ -155,6 +195,8 @@ function render(session) {
     tiles.set(session.session, tile);
     insertSorted(tile, label(session));
   }
+  latest.set(session.session, session.latest_ts);
+  starts.set(session.session, session.start_ts);
   const [quantity, group] = primaryGroup(session);
   const zones = group && group.zone_durations ? group.zone_durations : [];
   const current = group && group.current_zone ? group.current_zone.index : 0;
@@ -196,10 +238,12 @@ function render(session) {
 function update(message) {
   for (const id of message.removed) {
     const tile = tiles.get(id);
-    if (tile) { tile.remove(); tiles.delete(id); }
+    if (tile) { tile.remove(); tiles.delete(id); latest.delete(id); starts.delete(id); }
   }
   for (const session of message.sessions) render(session);
   document.getElementById("empty").style.display = tiles.size ? "none" : "block";
+  refreshTimes();
+  sortTiles();
   fit();
   document.getElementById("count").textContent = `${tiles.size} live`;
 }
@@ -214,6 +258,8 @@ function connect() {
     // A new connection starts with the whole board: forget the tiles shown.
     for (const tile of tiles.values()) tile.remove();
     tiles.clear();
+    latest.clear();
+    starts.clear();
   };
 }
 

@@ -52,6 +52,10 @@ struct GymBoardBrowserTests {
         let colourAfter = try browser.evaluate("\(first).style.backgroundColor") as? String
         #expect(colourBefore != nil && colourAfter != nil && colourBefore != colourAfter)
         #expect(try browser.evaluate("\(first).querySelector('.value').textContent") as? String == "170bpm")
+        // The others' sensors have been silent for 35 s of class time (over max_gap_ms): "no signal".
+        #expect(try browser.wait(seconds: 10, until: #"document.querySelector('.tile[data-session="board-2"]').classList.contains('nosignal')"#))
+        #expect(try browser.evaluate("\(first).classList.contains('nosignal')") as? Bool == false)
+        #expect(try browser.evaluate("document.getElementById('clock').textContent") as? String == "class 1:05")
         // Minutes per zone: 20 s in zone 1 (each sample covers at most max_gap_ms, 10 s) → 0.3 min.
         #expect(try browser.evaluate("\(first).querySelector('.minutes-labels span').textContent") as? String == "0.3")
 
@@ -98,8 +102,11 @@ struct GymBoardBrowserTests {
         }
         try traffic.input.flush()
         let browser = try HeadlessBrowser(width: 1920, height: 1080)
-        try browser.open("http://127.0.0.1:\(port)/board")
+        try browser.open("http://127.0.0.1:\(port)/board?sort=zone")
         #expect(try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(members)"))
+        // ?sort=zone: the highest zones first.
+        #expect(try browser.wait(seconds: 5, until: "document.querySelector('.tile').dataset.zone === '5'"))
+        #expect(try browser.evaluate("document.getElementById('clock').textContent") as? String == "class 1:00")
         _ = try browser.wait(seconds: 1, until: "false")  // one more frame for the layout
         let noScrollbar = "document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth"
         #expect(try browser.evaluate(noScrollbar) as? Bool == true)
