@@ -14,7 +14,8 @@ import Foundation
 /// - `GET /health`: 200 while the process is up.
 /// - `GET /ready`: 200 once the assigned partitions are restored and consuming, else 503;
 ///   either way JSON with the reason (``Readiness``).
-/// - `GET /sessions/{id}`: one live session's zone groups, or 404 when it is not live here.
+/// - `GET /sessions/{id}`: one live session's zone groups, from any instance of the group
+///   (``GroupLiveTable``), or 404 when it is not live.
 /// - `GET /board`, `GET /board/events`: the gym board page and its server-sent events.
 public struct OperatorEndpoint: Sendable {
     public let processor: ZoneProcessor
@@ -76,7 +77,7 @@ public struct OperatorEndpoint: Sendable {
     func session(_ id: String) -> Response {
         guard let entry = processor.sessionDirectory.session(id) else {
             let quoted = String(decoding: OutputEncoder.jsonString(id), as: UTF8.self)
-            return Self.json(.notFound, #"{"error":"session is not live on this instance","session":\#(quoted)}"#)
+            return Self.json(.notFound, #"{"error":"session is not live in the group","session":\#(quoted)}"#)
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json"],

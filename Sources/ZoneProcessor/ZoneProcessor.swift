@@ -146,6 +146,16 @@ public final class ZoneProcessor: Sendable {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
         }
         for worker in workers { worker.start() }
+        // Every live session of the group for the endpoint, from the changelog all write.
+        if configuration.publishesLiveSessions {
+            do {
+                try sessionDirectory.group.start(
+                    configuration: configuration, revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
+            } catch {
+                logger.warning("group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
+            }
+        }
+        defer { sessionDirectory.group.stop() }
 
         let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger) { [self] in
             advance(to: .running(assigned: true))

@@ -61,7 +61,7 @@ struct OperatorEndpointTests {
 
             let missing = try client("/sessions/nobody-here")
             #expect(missing.status == 404)
-            #expect(missing.body == #"{"error":"session is not live on this instance","session":"nobody-here"}"#)
+            #expect(missing.body == #"{"error":"session is not live in the group","session":"nobody-here"}"#)
 
             // Metrics: what was sent, counted once; lag arrives with librdkafka's statistics.
             let metrics = try Self.poll { () throws -> String? in

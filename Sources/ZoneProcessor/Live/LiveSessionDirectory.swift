@@ -13,27 +13,32 @@ public import ZoneEngine
 public final class LiveSessionDirectory: Sendable {
     private let slots: [Slot]
     private let revisions = Atomic<UInt64>(0)
+    /// Every live session of the group, when the processor reads it (``GroupLiveTable``).
+    let group = GroupLiveTable()
 
     init(workers: Int) {
         slots = (0..<max(1, workers)).map { _ in Slot() }
     }
 
-    /// The live state of `session` on this instance, nil when it is not live here.
+    /// The live state of `session` anywhere in the group (this instance's own view first, it
+    /// is the freshest), nil when it is not live.
     public func session(_ session: String) -> LiveSessionEntry? {
         for slot in slots {
             if let entry = slot.table.withLockedValue({ $0[session] }) { return entry }
         }
-        return nil
+        return group.session(session)
     }
 
-    /// Every session live on this instance.
+    /// Every session live in the group: this instance's own, and the others' as the group's
+    /// changelog last had them.
     public func allSessions() -> [LiveSessionEntry] {
-        var all: [LiveSessionEntry] = []
+        var all: [String: LiveSessionEntry] = [:]
+        for entry in group.allSessions() { all[entry.state.session] = entry }
         for slot in slots {
             let table = slot.table.withLockedValue { $0 }
-            all.append(contentsOf: table.values)
+            all.merge(table) { _, own in own }
         }
-        return all
+        return Array(all.values)
     }
 
     /// Replaces worker `index`'s published table.
