@@ -4,7 +4,8 @@ import ZoneSupport
 import ZoneTestSupport
 
 /// Group-wide views: three instances of one group, load-generator traffic, and every live
-/// session answered by every instance's `/sessions/{id}` (each owns about a third of them);
+/// session answered by every instance's `/sessions/{id}` and shown on its board (each owns
+/// about a third of them);
 /// after a SIGKILL of one instance its sessions are still answered by the others, and their
 /// state moves on again once the new owners have restored them.
 @Suite(.serialized, .timeLimit(.minutes(3)))
@@ -44,6 +45,12 @@ struct GroupLiveViewTests {
         let ids = (0..<Self.members).map { "lg0-\($0)" }
         let notAnswered = Self.missing(ports: ports, ids: ids, seconds: 60)
         #expect(notAnswered.isEmpty, "not answered: \(notAnswered.prefix(10))")
+        // Every board shows every live session: its first frame has a tile for each.
+        for port in ports {
+            let frame = try LoopbackHTTPClient.firstEventData(port: port, path: "/board/events")
+            let tiles = frame.components(separatedBy: #"{"session":""#).count - 1
+            #expect(tiles == Self.members, "board on port \(port): \(tiles) tiles")
+        }
         // Each instance owns only part of them: the rest come from the group's changelog.
         let owned = instances.map { instance in
             instance.output.split(separator: "\n").last { $0.contains("partitions assigned") }.map(String.init) ?? ""

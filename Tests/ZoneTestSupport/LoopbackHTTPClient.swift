@@ -27,6 +27,25 @@ public enum LoopbackHTTPClient {
 
     /// GETs `path` from 127.0.0.1:`port`; waits at most `timeoutSeconds` for each read.
     public static func get(port: Int, path: String, timeoutSeconds: Int = 10) throws -> Response {
+        try parse(exchange(port: port, path: path, timeoutSeconds: timeoutSeconds, until: nil))
+    }
+
+    /// The first server-sent event's data line of the stream at `path` (the connection is
+    /// closed once it has arrived).
+    public static func firstEventData(port: Int, path: String, timeoutSeconds: Int = 10) throws -> String {
+        func data(_ bytes: [UInt8]) -> String? {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let start = text.range(of: "\ndata: ") ?? text.range(of: "\r\ndata: "),
+                  let end = text.range(of: "\n", range: start.upperBound..<text.endIndex) else { return nil }
+            return String(text[start.upperBound..<end.lowerBound])
+        }
+        let bytes = try exchange(port: port, path: path, timeoutSeconds: timeoutSeconds) { data($0) != nil }
+        guard let line = data(bytes) else { throw Failure.malformed(String(decoding: bytes, as: UTF8.self)) }
+        return line
+    }
+
+    /// Sends the request and reads the answer until the server closes or `until` holds.
+    private static func exchange(port: Int, path: String, timeoutSeconds: Int, until: (([UInt8]) -> Bool)?) throws -> [UInt8] {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure.connect(port: port, errno: errno) }
         defer { close(socket) }
@@ -55,8 +74,9 @@ public enum LoopbackHTTPClient {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             received.append(contentsOf: buffer[..<count])
+            if let until, until(received) { break }
         }
-        return try parse(received)
+        return received
     }
 
     static func parse(_ bytes: [UInt8]) throws -> Response {
