@@ -81,11 +81,11 @@ struct GymBoardBrowserTests {
         #expect(lines.contains { $0.contains(#""message":"processor stopped""#) })
     }
 
-    /// A wall screen cannot scroll: at 1920x1080, with 20, 80 and 200 members, every tile is
-    /// on screen and the page has no scrollbar. `BOARD_SCREENSHOT_DIRECTORY=docs` keeps the
-    /// screenshots (docs/board-20.png, ...).
-    @Test(arguments: [20, 80, 200])
-    func everyTileFitsAWallScreen(members: Int) throws {
+    /// A wall screen cannot scroll: at 1920x1080 with 20, 80 and 200 members, and at 3840x2160
+    /// with 200, every tile is on screen and the page has no scrollbar.
+    /// `BOARD_SCREENSHOT_DIRECTORY=docs` keeps the screenshots (docs/board-20.png, ...).
+    @Test(arguments: [(20, 1920), (80, 1920), (200, 1920), (200, 3840)])
+    func everyTileFitsAWallScreen(members: Int, width: Int) throws {
         try #require(HeadlessBrowser.executable != nil, "chromium is missing: scripts/bootstrap.sh installs it")
         let broker = try BrokerProcess(partitions: 2)
         defer { broker.stop() }
@@ -101,7 +101,7 @@ struct GymBoardBrowserTests {
             }
         }
         try traffic.input.flush()
-        let browser = try HeadlessBrowser(width: 1920, height: 1080)
+        let browser = try HeadlessBrowser(width: width, height: width * 9 / 16)
         try browser.open("http://127.0.0.1:\(port)/board?sort=zone")
         #expect(try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(members)"))
         // ?sort=zone: the highest zones first.
@@ -117,7 +117,7 @@ struct GymBoardBrowserTests {
         #expect(try browser.evaluate("document.querySelectorAll('#legend span').length") as? Int == 9)
         let png = try browser.screenshot()
         if let directory = ProcessInfo.processInfo.environment["BOARD_SCREENSHOT_DIRECTORY"] {
-            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("board-\(members).png"))
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent(width == 1920 ? "board-\(members).png" : "board-\(members)-\(width).png"))
         }
     }
 }
