@@ -11,7 +11,7 @@ import ZoneTestSupport
 /// The processor logs as JSON here, so the test also checks that every log line is a JSON
 /// object with a level. `BOARD_SCREENSHOT_PATH=docs/board.png` keeps the screenshot
 /// (how docs/board.png is made).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct GymBoardBrowserTests {
     static let members = 36
 

@@ -8,7 +8,7 @@ import ZoneSupport
 /// process: each route answers with what the processor did, and `/metrics` counts what was
 /// sent. (A child process, so the endpoint's async work never waits for the test runner's
 /// cooperative threads, which the other suites' waits keep busy.)
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct OperatorEndpointTests {
     @Test func healthIsUpAndReadyWaitsForPartitions() throws {
         // No broker at that address: no partitions assigned, so not ready, while the process is up.

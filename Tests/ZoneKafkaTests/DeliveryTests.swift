@@ -7,7 +7,7 @@ import ZoneSupport
 /// The Kafka layer's delivery bookkeeping against a broker process: every produced message is
 /// counted once, refused ones come back with their payload, origin and tag, and a message
 /// refused before it is queued leaves nothing in flight.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct DeliveryTests {
     @Test func permanentAndRetriableErrorsAreToldApart() {
         for code in [10, 18, 29, 31, 87] { #expect(KafkaError.isPermanentDeliveryError(Int32(code)), "\(code)") }

@@ -7,7 +7,7 @@ import ZoneSupport
 
 /// Every worked example of the contract fed through real topics on each test broker (the
 /// embedded mock, noida-db), the processor, and consumers of the outputs, compared field for field.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ContractExamplesThroughKafkaTests {
     @Test(arguments: BrokerKind.selected)
     func allExamplesEndToEnd(on kind: BrokerKind) throws {

@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// the broker away and back, SIGTERM. The load generator's oracle is the uninterrupted
 /// run: `--check` requires every finished workout and every zone-change event, each copy
 /// identical to it (repeats allowed).
-@Suite(.serialized, .timeLimit(.minutes(4)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct FailureTests {
     /// Traffic for about `seconds` real seconds at `rate` records/s, checked at the end.
     static func loadgen(bootstrap: String, prefix: String, members: Int = 60, sessionSeconds: Int = 120, rate: Int) throws

@@ -6,7 +6,7 @@ import ZoneTestSupport
 
 /// `zonestream loadgen --check` against each test broker and a processor process: every
 /// finished workout equals what the load generator's oracle computed.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct LoadgenCheckTests {
     @Test(arguments: BrokerKind.selected, [1, 5])
     func loadgenCheckPasses(on kind: BrokerKind, series: Int) throws {

@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// and the alert rules use is exported by a running `zonestream run`; promtool accepts the
 /// rules; systemd accepts the unit; the Kubernetes manifests probe /ready and /health, are
 /// scraped, have limits, and configure only settings that exist.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ObservabilityFilesTests {
     static let root = DeploymentFilesTests.root
 
