@@ -26,11 +26,25 @@ public struct LiveSessionState: Sendable, Equatable {
     public let isPaused: Bool
     /// Quantities with at least one accepted sample or with zones, heart rate first.
     public let zoneGroups: [ZoneGroup]
+    /// The person's maximum heart rate (profile `max_hr`, else from age as the system zones
+    /// compute it), nil when unknown; boards show the current heart rate as a share of it.
+    public let maximumHeartRate: Double?
+
+    /// The current heart rate in percent of ``maximumHeartRate``, rounded; nil when either is
+    /// unknown.
+    public var percentOfMaximumHeartRate: Int? {
+        guard let maximum = maximumHeartRate, maximum > 0,
+            let current = zoneGroups.first(where: { $0.quantity == .heartRate })?.currentValue
+        else { return nil }
+        let percent = (100 * current / maximum).rounded()
+        return percent.isFinite && abs(percent) < 1e9 ? Int(percent) : nil
+    }
 }
 
 extension WorkoutSession {
-    /// The session as it stands, for live displays (not on the per-sample path).
-    public var liveState: LiveSessionState {
+    /// The session as it stands, for live displays (not on the per-sample path); `profile` is
+    /// the person's profile as it is now, for the maximum heart rate.
+    public func liveState(profile: PersonProfile?) -> LiveSessionState {
         var groups: [LiveSessionState.ZoneGroup] = []
         for quantity in Quantity.allCases {
             let track = tracks[quantity]
@@ -44,6 +58,7 @@ extension WorkoutSession {
         }
         return LiveSessionState(
             session: id, person: person, activity: activity, startTimestamp: startTimestamp,
-            latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups)
+            latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups,
+            maximumHeartRate: SystemZones.maximumHeartRate(for: profile))
     }
 }

@@ -30,7 +30,13 @@ public enum SystemZones {
         return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
     }
 
-    static func heartRateBoundaries(for profile: PersonProfile?) -> [Double]? {
+    /// The person's maximum heart rate as the system zones use it: `max_hr`, else Tanaka
+    /// (208 - 0.7 * age); nil when neither is usable. The board's "percent of max" divides by it.
+    public static func maximumHeartRate(for profile: PersonProfile?) -> Double? {
+        maximumHeartRateDecimal(for: profile).map { NSDecimalNumber(decimal: $0).doubleValue }
+    }
+
+    static func maximumHeartRateDecimal(for profile: PersonProfile?) -> Decimal? {
         guard let profile else { return nil }
         let maximum: Decimal
         if let maxHR = profile.maximumHeartRate.flatMap(exactDecimal), maxHR > 0 {
@@ -40,7 +46,11 @@ public enum SystemZones {
         } else {
             return nil
         }
-        guard maximum > 0 else { return nil }
+        return maximum > 0 ? maximum : nil
+    }
+
+    static func heartRateBoundaries(for profile: PersonProfile?) -> [Double]? {
+        guard let profile, let maximum = maximumHeartRateDecimal(for: profile) else { return nil }
         if let rest = profile.restingHeartRate.flatMap(exactDecimal), rest > 0, rest < maximum {
             return heartRateFractions.map { roundedHalfAwayFromZero(rest + $0 * (maximum - rest)) }
         }

@@ -8,11 +8,18 @@ import ZoneProcessor
 /// sessions that changed and the ids of those gone, so a wall screen with hundreds of tiles
 /// receives a few changed tiles per second rather than the whole board.
 ///
-/// Each message is `data: {"sessions":[…],"removed":[…]}` (``OutputEncoder/boardUpdate``);
-/// a period without changes sends a comment line, which also notices a closed connection.
+/// Each message is `data: {"sessions":[live session…],"removed":[id…],"more":bool}` with at
+/// most ``BoardEventStream/tilesPerMessage`` sessions; a period's changes beyond that go in
+/// further messages, all but the last with `"more":true`. So what one stream holds at a time is
+/// bounded (one message, and its record of what it sent, at most `board_max_sessions` entries),
+/// and a write waits while the client's socket is full rather than buffering.
+/// A period without changes sends a comment line, which also notices a closed connection.
 /// The stream ends when the client goes away or the server shuts down gracefully.
 struct BoardEventStream: Sendable {
-    let directory: LiveSessionDirectory
+    /// The most sessions in one message: about 150 KB with two zone groups each.
+    static let tilesPerMessage = 250
+
+    let feed: BoardFeed
     let settings: BoardSettings
     /// Only sessions whose id or person starts with this (one gym's screen on a shared instance).
     let prefix: String
@@ -30,21 +37,46 @@ struct BoardEventStream: Sendable {
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 while !Task.isCancelled && !Task.isShuttingDownGracefully {
                     let shown = BoardChangeTracker.select(
-                        directory.allSessions(), prefix: prefix, limit: settings.maxSessions)
+                        await feed.tiles(maxAge: settings.updateInterval), prefix: prefix, limit: settings.maxSessions)
                     let update = tracker.changes(to: shown)
                     if update.sessions.isEmpty && update.removed.isEmpty && !tracker.isFirst {
                         try await writer.write(ByteBuffer(string: ": idle\n\n"))
                     } else {
-                        var message = ByteBuffer(string: "data: ")
-                        message.writeBytes(OutputEncoder.boardUpdate(sessions: update.sessions, removed: update.removed))
-                        message.writeString("\n\n")
-                        try await writer.write(message)
+                        for message in Self.messages(sessions: update.sessions, removed: update.removed) {
+                            try await writer.write(message)
+                        }
                     }
                     tracker.isFirst = false
                     try? await Task.sleep(for: settings.updateInterval)
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// One period's changes as event-stream messages of at most ``tilesPerMessage`` sessions;
+    /// the removed ids go in the first.
+    static func messages(sessions: [BoardFeed.Tile], removed: [String]) -> [ByteBuffer] {
+        var messages: [ByteBuffer] = []
+        var start = 0
+        repeat {
+            let end = min(sessions.count, start + tilesPerMessage)
+            var message = ByteBuffer(string: #"data: {"sessions":["#)
+            for index in start..<end {
+                if index > start { message.writeString(",") }
+                message.writeBytes(sessions[index].json)
+            }
+            message.writeString(#"],"removed":["#)
+            if start == 0 {
+                for (index, id) in removed.enumerated() {
+                    if index > 0 { message.writeString(",") }
+                    message.writeBytes(OutputEncoder.jsonString(id))
+                }
+            }
+            message.writeString(end < sessions.count ? "],\"more\":true}\n\n" : "],\"more\":false}\n\n")
+            messages.append(message)
+            start = end
+        } while start < sessions.count
+        return messages
     }
 }
 
@@ -54,23 +86,22 @@ struct BoardChangeTracker {
     private(set) var sent: [String: UInt64] = [:]
     var isFirst = true
 
-    /// The sessions a board shows: matching `prefix` (by id or person), the first `limit` by id.
-    static func select(_ entries: [LiveSessionEntry], prefix: String, limit: Int) -> [LiveSessionEntry] {
-        let matching = prefix.isEmpty ? entries : entries.filter {
-            $0.state.session.hasPrefix(prefix) || ($0.state.person?.hasPrefix(prefix) ?? false)
-        }
-        guard matching.count > limit else { return matching }
-        return Array(matching.sorted { $0.state.session < $1.state.session }.prefix(limit))
+    /// The sessions a board shows: matching `prefix` (by id or person), the first `limit` by
+    /// id (`tiles` are sorted by id).
+    static func select(_ tiles: [BoardFeed.Tile], prefix: String, limit: Int) -> ArraySlice<BoardFeed.Tile> {
+        guard !prefix.isEmpty else { return tiles.prefix(limit) }
+        return tiles.lazy.filter { $0.session.hasPrefix(prefix) || ($0.person?.hasPrefix(prefix) ?? false) }
+            .prefix(limit).reduce(into: []) { $0.append($1) }[...]
     }
 
     /// The sessions new or changed since the last call, and the ids no longer shown.
-    mutating func changes(to shown: [LiveSessionEntry]) -> (sessions: [LiveSessionState], removed: [String]) {
-        var changed: [LiveSessionState] = []
+    mutating func changes(to shown: ArraySlice<BoardFeed.Tile>) -> (sessions: [BoardFeed.Tile], removed: [String]) {
+        var changed: [BoardFeed.Tile] = []
         var next: [String: UInt64] = [:]
         next.reserveCapacity(shown.count)
-        for entry in shown {
-            next[entry.state.session] = entry.revision
-            if sent[entry.state.session] != entry.revision { changed.append(entry.state) }
+        for tile in shown {
+            next[tile.session] = tile.revision
+            if sent[tile.session] != tile.revision { changed.append(tile) }
         }
         let removed = sent.keys.filter { next[$0] == nil }.sorted()
         sent = next

@@ -73,7 +73,7 @@ function makeTile(id) {
   tile.className = "tile";
   tile.dataset.session = id;
   tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
-    '<div class="value"></div><div class="zone"></div><div class="other"></div>' +
+    '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div><div class="other"></div>' +
     '<div class="minutes"></div><div class="minutes-labels"></div>';
   return tile;
 }
@@ -150,6 +150,10 @@ function render(session) {
   const unit = document.createElement("small");
   unit.textContent = quantity ? units[quantity] : "";
   tile.querySelector(".value").append(unit);
+  // Percent of max heart rate, what gym boards show, where the person's max is known.
+  const percent = tile.querySelector(".percent");
+  percent.textContent = session.percent_max_hr === null || session.percent_max_hr === undefined ? "" : `${session.percent_max_hr}%`;
+  percent.title = session.max_hr ? `of max heart rate ${Math.round(session.max_hr)} bpm` : "";
   tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
   const others = Object.entries(session.zone_groups || {}).filter(([name]) => name !== quantity);
   tile.querySelector(".other").textContent = others

@@ -23,11 +23,14 @@ public struct OperatorEndpoint: Sendable {
     public let board: BoardSettings
     /// Board streams open now, capped at ``BoardSettings/maxClients`` (each holds a snapshot).
     let boardClients = BoardClients()
+    /// The live sessions every board stream shares.
+    let boardFeed: BoardFeed
 
     public init(processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings()) {
         self.processor = processor
         self.registry = registry
         self.board = board
+        self.boardFeed = BoardFeed(directory: processor.sessionDirectory)
     }
 
     /// The routes, for an `Application` (or a test client).
@@ -52,7 +55,7 @@ public struct OperatorEndpoint: Sendable {
                     #"{"error":"too many board streams open (http.max_board_clients = \#(board.maxClients))"}"#)
             }
             return BoardEventStream(
-                directory: processor.sessionDirectory, settings: board,
+                feed: boardFeed, settings: board,
                 prefix: request.uri.queryParameters.get("prefix") ?? "", clients: boardClients
             ).response()
         }
@@ -101,9 +104,9 @@ public struct BoardSettings: Sendable {
     public var maxSessions = 2000
     /// The most board streams open at once (`http.max_board_clients`); more are refused with
     /// 503, so screens cannot grow the instance's memory without bound.
-    public var maxClients = 100
+    public var maxClients = 256
 
-    public init(updateInterval: Duration = .seconds(1), maxSessions: Int = 2000, maxClients: Int = 100) {
+    public init(updateInterval: Duration = .seconds(1), maxSessions: Int = 2000, maxClients: Int = 256) {
         self.updateInterval = updateInterval
         self.maxSessions = maxSessions
         self.maxClients = maxClients

@@ -150,7 +150,7 @@ public final class ZoneProcessor: Sendable {
         if configuration.publishesLiveSessions {
             do {
                 try sessionDirectory.group.start(
-                    configuration: configuration, revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
+                    configuration: configuration, profiles: profiles, revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
             } catch {
                 logger.warning("group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
             }

@@ -9,6 +9,23 @@ import ZoneEngine
         ).boundaries.values
     }
 
+    /// The maximum the board's percent of max divides by: max_hr, else Tanaka from age.
+    @Test func maximumHeartRateForPercentOfMax() throws {
+        #expect(SystemZones.maximumHeartRate(for: PersonProfile(person: "p", age: 38)) == 181.4)
+        #expect(SystemZones.maximumHeartRate(for: PersonProfile(person: "p", age: 38, maximumHeartRate: 190)) == 190)
+        #expect(SystemZones.maximumHeartRate(for: PersonProfile(person: "p", restingHeartRate: 60)) == nil)
+        #expect(SystemZones.maximumHeartRate(for: nil) == nil)
+
+        var session = WorkoutSession(
+            id: "s", startTimestamp: 0, person: "p", activity: nil, appZones: PerQuantity(repeating: nil), profile: nil)
+        _ = session.applySample(.heartRate, at: 1000, value: 152, settings: .init())
+        #expect(session.liveState(profile: PersonProfile(person: "p", maximumHeartRate: 190)).percentOfMaximumHeartRate == 80)
+        // 152 / 181.4 = 83.8 %
+        #expect(session.liveState(profile: PersonProfile(person: "p", age: 38)).percentOfMaximumHeartRate == 84)
+        #expect(session.liveState(profile: nil).percentOfMaximumHeartRate == nil)
+        #expect(session.liveState(profile: nil).maximumHeartRate == nil)
+    }
+
     @Test func tanakaFromAge() {
         // 208 - 0.7 * 38 = 181.4; x 0.6/0.7/0.8/0.9 = 108.84/126.98/145.12/163.26
         #expect(heartRate(age: 38) == [109, 127, 145, 163])

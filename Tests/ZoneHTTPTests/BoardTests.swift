@@ -1,4 +1,7 @@
+import Foundation
+import NIOCore
 import Testing
+import ZoneCodecs
 import ZoneEngine
 @testable import ZoneHTTP
 @testable import ZoneProcessor
@@ -14,24 +17,80 @@ import ZoneEngine
             profile: nil)
     }
 
+    static func entry(_ id: String, revision: UInt64) -> LiveSessionEntry {
+        var session = Self.session(id)
+        _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
+        return LiveSessionEntry(state: session.liveState(profile: nil), revision: revision, partition: 0)
+    }
+
     @Test func boardSendsOnlyWhatChanged() {
-        func entry(_ id: String, revision: UInt64) -> LiveSessionEntry {
-            var session = Self.session(id)
-            _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
-            return LiveSessionEntry(state: session.liveState, revision: revision, partition: 0)
+        func tiles(_ entries: [LiveSessionEntry]) -> ArraySlice<BoardFeed.Tile> {
+            BoardFeed.refreshed([], with: entries)[...]
         }
         var tracker = BoardChangeTracker()
-        let first = tracker.changes(to: [entry("a", revision: 1), entry("b", revision: 1)])
-        #expect(first.sessions.map(\.session).sorted() == ["a", "b"] && first.removed.isEmpty)
-        let same = tracker.changes(to: [entry("a", revision: 1), entry("b", revision: 1)])
+        let first = tracker.changes(to: tiles([Self.entry("a", revision: 1), Self.entry("b", revision: 1)]))
+        #expect(first.sessions.map(\.session) == ["a", "b"] && first.removed.isEmpty)
+        let same = tracker.changes(to: tiles([Self.entry("a", revision: 1), Self.entry("b", revision: 1)]))
         #expect(same.sessions.isEmpty && same.removed.isEmpty)
-        let next = tracker.changes(to: [entry("a", revision: 2), entry("c", revision: 2)])
-        #expect(next.sessions.map(\.session).sorted() == ["a", "c"])
+        let next = tracker.changes(to: tiles([Self.entry("a", revision: 2), Self.entry("c", revision: 2)]))
+        #expect(next.sessions.map(\.session) == ["a", "c"])
         #expect(next.removed == ["b"])
         let shown = BoardChangeTracker.select(
-            [entry("gym1/x", revision: 1), entry("gym2/y", revision: 1), entry("gym1/a", revision: 1)],
+            BoardFeed.refreshed([], with: [
+                Self.entry("gym1/x", revision: 1), Self.entry("gym2/y", revision: 1), Self.entry("gym1/a", revision: 1),
+            ]),
             prefix: "gym1/", limit: 1)
-        #expect(shown.map(\.state.session) == ["gym1/a"])
+        #expect(shown.map(\.session) == ["gym1/a"])
+    }
+
+    /// The feed encodes a session once per revision and keeps the list sorted by id.
+    @Test func feedReusesTheJSONOfUnchangedSessions() {
+        let first = BoardFeed.refreshed([], with: [Self.entry("b", revision: 1), Self.entry("a", revision: 1)])
+        #expect(first.map(\.session) == ["a", "b"])
+        let decoded = try? JSONSerialization.jsonObject(with: Data(first[0].json)) as? [String: Any]
+        #expect(decoded?["session"] as? String == "a")
+        // A tile with a stale JSON but the same revision stays as it was: it was not encoded again.
+        let marked = [BoardFeed.Tile(session: "a", person: nil, revision: 1, json: Array("marker".utf8)), first[1]]
+        let second = BoardFeed.refreshed(marked, with: [Self.entry("a", revision: 1), Self.entry("b", revision: 2)])
+        #expect(second[0].json == Array("marker".utf8))
+        #expect(second[1].revision == 2 && second[1].session == "b")
+    }
+
+    /// A tile carries the person's maximum heart rate and the current share of it.
+    @Test func tileShowsPercentOfMaximumHeartRate() throws {
+        var session = Self.session("a")
+        _ = session.applySample(.heartRate, at: 1000, value: 150, settings: .init())
+        let state = session.liveState(profile: PersonProfile(person: "p", maximumHeartRate: 200))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(OutputEncoder.liveSession(state))) as? [String: Any])
+        #expect(object["max_hr"] as? Double == 200)
+        #expect(object["percent_max_hr"] as? Int == 75)
+        let unknown = try #require(
+            try JSONSerialization.jsonObject(with: Data(OutputEncoder.liveSession(session.liveState(profile: nil)))) as? [String: Any])
+        #expect(unknown["max_hr"] is NSNull && unknown["percent_max_hr"] is NSNull)
+    }
+
+    /// A period's changes go out in messages of at most `tilesPerMessage` sessions, each one
+    /// JSON object, all but the last marked `more`; removed ids go in the first.
+    @Test func largeUpdatesAreSplitIntoBoundedMessages() throws {
+        let count = BoardEventStream.tilesPerMessage * 2 + 7
+        let tiles = BoardFeed.refreshed([], with: (0..<count).map { Self.entry(String(format: "s%05d", $0), revision: 1) })
+        let messages = BoardEventStream.messages(sessions: tiles, removed: ["gone-1", "gone-2"])
+        #expect(messages.count == 3)
+        var seen: [String] = []
+        for (index, buffer) in messages.enumerated() {
+            let text = String(buffer: buffer)
+            #expect(text.hasPrefix("data: ") && text.hasSuffix("\n\n"))
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(text.dropFirst(6).dropLast(2).utf8)) as? [String: Any])
+            let sessions = try #require(object["sessions"] as? [[String: Any]])
+            #expect(sessions.count <= BoardEventStream.tilesPerMessage)
+            seen += sessions.compactMap { $0["session"] as? String }
+            #expect(object["more"] as? Bool == (index < 2))
+            #expect(object["removed"] as? [String] == (index == 0 ? ["gone-1", "gone-2"] : []))
+        }
+        #expect(seen == tiles.map(\.session))
+        let empty = BoardEventStream.messages(sessions: [], removed: ["x"])
+        #expect(empty.count == 1 && String(buffer: empty[0]) == #"data: {"sessions":[],"removed":["x"],"more":false}"# + "\n\n")
     }
 
     @Test func boardStreamsAreCapped() {

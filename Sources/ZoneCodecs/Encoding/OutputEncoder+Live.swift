@@ -5,21 +5,13 @@ extension OutputEncoder {
     /// One live session as the operator's endpoint shows it (`/sessions/{id}`): the shapes of
     /// CONTRACT.md's outputs (configuration, zones, `zone_durations`) for what is live now.
     ///
-    /// `{"session","person","activity","start_ts","latest_ts","paused","zone_groups":{quantity:
+    /// `{"session","person","activity","start_ts","latest_ts","paused","max_hr","percent_max_hr","zone_groups":{quantity:
     /// {"configuration","current_zone","current_value","samples","zone_durations"}}}`, where a
     /// quantity without zones has null configuration and current_zone and empty zone_durations.
+    /// `max_hr` is the person's maximum heart rate (profile `max_hr`, else from age) and
+    /// `percent_max_hr` the current heart rate as a rounded share of it; both null when unknown.
     public static func liveSession(_ state: LiveSessionState) -> [UInt8] {
         Build.dump(liveSessionValue(state))
-    }
-
-    /// A change to the gym board: sessions new or changed since the last update, and the ids
-    /// of sessions no longer live. `{"sessions":[live session…],"removed":[id…]}`.
-    public static func boardUpdate(sessions: [LiveSessionState], removed: [String]) -> [UInt8] {
-        Build.dump(
-            Build.object([
-                "sessions": Build.array(sessions.map(liveSessionValue)),
-                "removed": Build.array(removed.map(Build.string)),
-            ]))
     }
 
     static func liveSessionValue(_ state: LiveSessionState) -> JanssonBuilder.Value {
@@ -30,6 +22,8 @@ extension OutputEncoder {
             "start_ts": Build.integer(state.startTimestamp),
             "latest_ts": Build.integer(state.latestTimestamp),
             "paused": state.isPaused ? json_true() : json_false(),
+            "max_hr": state.maximumHeartRate.map(Build.number),
+            "percent_max_hr": state.percentOfMaximumHeartRate.map(Build.integer),
             "zone_groups": keyed(
                 state.zoneGroups.map { group in
                     (

@@ -23,7 +23,8 @@ final class GroupLiveTable: Sendable {
     func allSessions() -> [LiveSessionEntry] { Array(entries.withLockedValue { $0 }.values) }
 
     /// Starts reading every partition of `configuration.topics.changelog` from its start.
-    func start(configuration: ProcessorConfiguration, revisions: @escaping @Sendable () -> UInt64, logger: Logger) throws(KafkaError) {
+    func start(
+        configuration: ProcessorConfiguration, profiles: ProfileTable, revisions: @escaping @Sendable () -> UInt64, logger: Logger) throws(KafkaError) {
         let topic = configuration.topics.changelog
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "100"])
@@ -33,7 +34,7 @@ final class GroupLiveTable: Sendable {
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-group-live") {
                 while table.running.load(ordering: .relaxed) {
-                    consumer.poll(timeoutMs: 100) { record in table.apply(record, revision: revisions()) }
+                    consumer.poll(timeoutMs: 100) { record in table.apply(record, profiles: profiles, revision: revisions()) }
                 }
                 consumer.close()
             }
@@ -45,13 +46,13 @@ final class GroupLiveTable: Sendable {
         thread.withLockedValue { $0 }?.join()
     }
 
-    private func apply(_ record: KafkaRecord, revision: UInt64) {
+    private func apply(_ record: KafkaRecord, profiles: ProfileTable, revision: UInt64) {
         // A record this version cannot read is skipped here: the restore reports it.
         guard let decoded = try? ChangelogRecord.decode(key: record.key, value: record.value) else { return }
         entries.withLockedValue { entries in
             switch decoded {
             case .session(let session, _):
-                entries[session.id] = LiveSessionEntry(state: session.liveState, revision: revision, partition: record.partition)
+                entries[session.id] = LiveSessionEntry(session, profiles: profiles, revision: revision, partition: record.partition)
             case .finished(let id, _, _):
                 entries[id] = nil
             case .removed(let key):

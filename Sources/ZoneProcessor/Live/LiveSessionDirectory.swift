@@ -63,4 +63,16 @@ public struct LiveSessionEntry: Sendable {
     public let revision: UInt64
     /// The input partition the session belongs to.
     public let partition: Int32
+
+    public init(state: LiveSessionState, revision: UInt64, partition: Int32) {
+        self.state = state
+        self.revision = revision
+        self.partition = partition
+    }
+
+    /// `session` as it stands, with its person's profile as `profiles` has it now.
+    init(_ session: WorkoutSession, profiles: ProfileTable, revision: UInt64, partition: Int32) {
+        let profile = session.person.flatMap { profiles.profile(for: $0) }
+        self.init(state: session.liveState(profile: profile), revision: revision, partition: partition)
+    }
 }

@@ -13,7 +13,7 @@ extension WorkerLoop {
         let revision = context.directory.nextRevision()
         for (id, _) in changes.finished { liveViews[id] = nil }
         for session in changes.updated {
-            liveViews[session.id] = LiveSessionEntry(state: session.liveState, revision: revision, partition: partition)
+            liveViews[session.id] = LiveSessionEntry(session, profiles: context.profiles, revision: revision, partition: partition)
         }
         return true
     }
@@ -23,7 +23,7 @@ extension WorkerLoop {
         guard context.configuration.publishesLiveSessions, !sessions.isEmpty else { return }
         let revision = context.directory.nextRevision()
         for session in sessions {
-            liveViews[session.id] = LiveSessionEntry(state: session.liveState, revision: revision, partition: partition)
+            liveViews[session.id] = LiveSessionEntry(session, profiles: context.profiles, revision: revision, partition: partition)
         }
         context.directory.publish(worker: worker.index, liveViews)
     }

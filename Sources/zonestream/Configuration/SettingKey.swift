@@ -69,7 +69,7 @@ struct SettingKey: Sendable {
             SettingKey("http.port", 8080, .integer(0...65_535), "HTTP port (0: any free port, logged at start)"),
             SettingKey("http.board_interval_ms", 1000, .integer(50...60_000), "how often the board's event stream sends changes"),
             SettingKey("http.board_max_sessions", 2000, .integer(1...100_000), "most tiles one board shows (first by session id)"),
-            SettingKey("http.max_board_clients", 100, .integer(1...10_000), "most board streams open at once; more are refused with 503"),
+            SettingKey("http.max_board_clients", 256, .integer(1...10_000), "most board streams open at once; more are refused with 503"),
             SettingKey("metrics.statistics_interval_ms", processor.statisticsIntervalMs, .integer(0...3_600_000), "librdkafka statistics period, for consumer lag (0: off)"),
             SettingKey("log_level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), "how much is logged"),
             SettingKey("log_format", "text", .choice(["text", "json"]), "text (key=value) or json (one object per line)"),
