@@ -79,11 +79,22 @@ let package = Package(
         // Helpers for tests, the benchmark and the fuzzer: a broker child process, the
         // decoder's agreement with jansson. Not used by the processor.
         .target(name: "ZoneSupport", dependencies: ["ZoneEngine", "ZoneCodecs"], swiftSettings: strictSettings),
+        // Beside layer 5: the benchmark (`zonestream bench`) and the board load run, as parts
+        // the command calls and tests can reach.
+        .target(
+            name: "ZoneBench",
+            dependencies: [
+                "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings),
         // Layer 5: the command line.
         .executableTarget(
             name: "zonestream",
             dependencies: [
                 "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP", "ZoneSupport",
+                "ZoneBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -126,6 +137,7 @@ let package = Package(
             name: "ZoneHTTPTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSupport", "ZoneSimulation"],
             swiftSettings: strictSettings),
+        .testTarget(name: "ZoneBenchTests", dependencies: ["ZoneBench"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport"],

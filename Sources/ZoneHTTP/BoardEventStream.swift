@@ -42,8 +42,9 @@ struct BoardEventStream: Sendable {
                     if update.sessions.isEmpty && update.removed.isEmpty && !tracker.isFirst {
                         try await writer.write(ByteBuffer(string: ": idle\n\n"))
                     } else {
-                        for message in Self.messages(sessions: update.sessions, removed: update.removed) {
-                            try await writer.write(message)
+                        // One message built at a time: a stream holds at most one.
+                        for start in Self.messageStarts(count: update.sessions.count) {
+                            try await writer.write(Self.message(sessions: update.sessions, from: start, removed: update.removed))
                         }
                     }
                     tracker.isFirst = false
@@ -53,30 +54,30 @@ struct BoardEventStream: Sendable {
             })
     }
 
-    /// One period's changes as event-stream messages of at most ``tilesPerMessage`` sessions;
-    /// the removed ids go in the first.
-    static func messages(sessions: [BoardFeed.Tile], removed: [String]) -> [ByteBuffer] {
-        var messages: [ByteBuffer] = []
-        var start = 0
-        repeat {
-            let end = min(sessions.count, start + tilesPerMessage)
-            var message = ByteBuffer(string: #"data: {"sessions":["#)
-            for index in start..<end {
-                if index > start { message.writeString(",") }
-                message.writeBytes(sessions[index].json)
+    /// Where each message of a period's `count` changed sessions starts (one message when
+    /// nothing changed but sessions were removed).
+    static func messageStarts(count: Int) -> StrideTo<Int> {
+        stride(from: 0, to: max(count, 1), by: tilesPerMessage)
+    }
+
+    /// The message of at most ``tilesPerMessage`` sessions starting at `start`; the removed
+    /// ids go in the first, `"more":true` in all but the last.
+    static func message(sessions: [BoardFeed.Tile], from start: Int, removed: [String]) -> ByteBuffer {
+        let end = min(sessions.count, start + tilesPerMessage)
+        var message = ByteBuffer(string: #"data: {"sessions":["#)
+        for index in start..<end {
+            if index > start { message.writeString(",") }
+            message.writeBytes(sessions[index].json)
+        }
+        message.writeString(#"],"removed":["#)
+        if start == 0 {
+            for (index, id) in removed.enumerated() {
+                if index > 0 { message.writeString(",") }
+                message.writeBytes(OutputEncoder.jsonString(id))
             }
-            message.writeString(#"],"removed":["#)
-            if start == 0 {
-                for (index, id) in removed.enumerated() {
-                    if index > 0 { message.writeString(",") }
-                    message.writeBytes(OutputEncoder.jsonString(id))
-                }
-            }
-            message.writeString(end < sessions.count ? "],\"more\":true}\n\n" : "],\"more\":false}\n\n")
-            messages.append(message)
-            start = end
-        } while start < sessions.count
-        return messages
+        }
+        message.writeString(end < sessions.count ? "],\"more\":true}\n\n" : "],\"more\":false}\n\n")
+        return message
     }
 }
 

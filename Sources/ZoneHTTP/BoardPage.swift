@@ -33,14 +33,20 @@ enum BoardPage {
            grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); align-content: start; }
   #board.dense .minutes, #board.dense .minutes-labels, #board.dense .activity, #board.dense .other { display: none; }
   #board.dense .tile .name { font-size: calc(var(--scale) * 13px); }
+  /* Small tiles keep percent of max beside the value and drop the unit instead. */
+  #board.dense .tile .value small { display: none; }
+  #board.dense .tile .percent { font-size: calc(var(--scale) * 14px); flex-shrink: 0; }
+  #board.dense .tile .value { font-size: calc(var(--scale) * 28px); }
+  #board.dense .tile { padding: calc(var(--scale) * 6px) calc(var(--scale) * 8px); }
   #empty { padding: 40px; text-align: center; color: #9aa5b1; font-size: 18px; }
-  .tile { border-radius: 10px; padding: calc(var(--scale) * 8px) calc(var(--scale) * 12px); background: #455a64; color: #fff;
+  /* A column: the minute bars take what height is left, so their labels are never cut off. */
+  .tile { display: flex; flex-direction: column; border-radius: 10px; padding: calc(var(--scale) * 8px) calc(var(--scale) * 12px); background: #455a64; color: #fff;
           transition: background-color 0.6s ease; overflow: hidden; min-width: 0; min-height: 0; }
   .tile.light { color: #111; }
   .tile .name { font-weight: 700; font-size: calc(var(--scale) * 18px); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .tile .activity { font-size: calc(var(--scale) * 11px); opacity: 0.8; text-transform: capitalize; }
   .tile .value { font-size: calc(var(--scale) * 32px); font-weight: 700; line-height: 1.15; }
-  .tile .reading { display: flex; align-items: baseline; justify-content: space-between; gap: 6px; }
+  .tile .reading { display: flex; align-items: baseline; justify-content: space-between; gap: 4px; white-space: nowrap; }
   .tile .percent { font-size: calc(var(--scale) * 24px); font-weight: 700; opacity: 0.95; }
   .tile .value small { font-size: calc(var(--scale) * 13px); font-weight: 500; opacity: 0.85; margin-left: 3px; }
   .tile .zone { font-size: calc(var(--scale) * 14px); font-weight: 600; }
@@ -48,11 +54,12 @@ enum BoardPage {
   .tile.paused { opacity: 0.55; }
   .tile.nosignal { background: repeating-linear-gradient(135deg, #2b3138 0 12px, #363d45 12px 24px) !important; color: #cfd8dc; }
   .tile.nosignal .zone::after { content: " · no signal"; }
-  .minutes { display: flex; gap: 2px; margin-top: 6px; align-items: flex-end; height: calc(var(--scale) * 26px); }
+  .minutes { display: flex; gap: 2px; margin-top: 4px; align-items: flex-end; flex: 1 1 auto; min-height: 3px;
+             max-height: calc(var(--scale) * 26px); }
   .minutes div { flex: 1; background: rgba(255,255,255,0.35); border-radius: 2px 2px 0 0; min-height: 2px;
                  position: relative; }
   .minutes div.current { background: rgba(255,255,255,0.9); }
-  .minutes-labels { display: flex; gap: 2px; font-size: calc(var(--scale) * 10px); opacity: 0.9; }
+  .minutes-labels { display: flex; flex-shrink: 0; gap: 2px; font-size: calc(var(--scale) * 10px); opacity: 0.9; }
   .minutes-labels span { flex: 1; text-align: center; }
 </style>
 </head>

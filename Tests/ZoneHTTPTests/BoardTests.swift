@@ -74,7 +74,9 @@ import ZoneEngine
     @Test func largeUpdatesAreSplitIntoBoundedMessages() throws {
         let count = BoardEventStream.tilesPerMessage * 2 + 7
         let tiles = BoardFeed.refreshed([], with: (0..<count).map { Self.entry(String(format: "s%05d", $0), revision: 1) })
-        let messages = BoardEventStream.messages(sessions: tiles, removed: ["gone-1", "gone-2"])
+        let messages = BoardEventStream.messageStarts(count: tiles.count).map {
+            BoardEventStream.message(sessions: tiles, from: $0, removed: ["gone-1", "gone-2"])
+        }
         #expect(messages.count == 3)
         var seen: [String] = []
         for (index, buffer) in messages.enumerated() {
@@ -89,7 +91,7 @@ import ZoneEngine
             #expect(object["removed"] as? [String] == (index == 0 ? ["gone-1", "gone-2"] : []))
         }
         #expect(seen == tiles.map(\.session))
-        let empty = BoardEventStream.messages(sessions: [], removed: ["x"])
+        let empty = BoardEventStream.messageStarts(count: 0).map { BoardEventStream.message(sessions: [], from: $0, removed: ["x"]) }
         #expect(empty.count == 1 && String(buffer: empty[0]) == #"data: {"sessions":[],"removed":["x"],"more":false}"# + "\n\n")
     }
 

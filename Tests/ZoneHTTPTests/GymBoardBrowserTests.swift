@@ -82,37 +82,62 @@ struct GymBoardBrowserTests {
     }
 
     /// A wall screen cannot scroll: at 1920x1080 with 20, 80 and 200 members, and at 3840x2160
-    /// with 200, every tile is on screen and the page has no scrollbar.
+    /// with 200, every tile is on screen and the page has no scrollbar. The members are the load
+    /// generator's class (heart rate and power, profiles with ages, app zones, a multisport
+    /// member), 100 seconds in, so the screenshots show a real class with percent of max.
     /// `BOARD_SCREENSHOT_DIRECTORY=docs` keeps the screenshots (docs/board-20.png, ...).
     @Test(arguments: [(20, 1920), (80, 1920), (200, 1920), (200, 3840)])
     func everyTileFitsAWallScreen(members: Int, width: Int) throws {
         try #require(HeadlessBrowser.executable != nil, "chromium is missing: scripts/bootstrap.sh installs it")
         let broker = try BrokerProcess(partitions: 2)
         defer { broker.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let classSeconds = 100
+        var plan = TrafficPlan()
+        plan.members = members
+        plan.sessionSeconds = 300
+        plan.sessionPrefix = "wall"
+        plan.startMs = Int64(Date().timeIntervalSince1970 * 1000) - Int64(classSeconds) * 1000
+        var generator = LoadGenerator(plan: plan)
+        // Profiles first: the processor reads them all before it starts on the sessions.
+        for profile in generator.profiles(topic: "zone-profiles") {
+            try input.send(profile.topic, key: profile.key, value: Array(profile.value.utf8))
+        }
+        try input.flush()
         let processor = try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "wall", extra: ["--set", "http.board_interval_ms=200"])
         defer { processor.signal(SIGTERM) }
         let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")
-        let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
-        for index in 0..<members {
-            try traffic.startSession("wall-\(index)", person: "Member \(index + 1)")
-            for second in stride(from: 0, through: 60, by: 15) {
-                try traffic.heartRate("wall-\(index)", at: second, zone: (index + second / 15) % 5 + 1)
+        for _ in 0..<classSeconds {
+            for record in generator.nextSecond(topic: "workout-events") {
+                try input.send(record.topic, key: record.key, value: Array(record.value.utf8))
             }
         }
-        try traffic.input.flush()
+        try input.flush()
         let browser = try HeadlessBrowser(width: width, height: width * 9 / 16)
         try browser.open("http://127.0.0.1:\(port)/board?sort=zone")
         #expect(try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(members)"))
+        // Every sample is in: the class clock reads the class's 100 s.
+        #expect(try browser.wait(seconds: 20, until: "document.getElementById('clock').textContent === 'class 1:39'"),
+                "clock: \(String(describing: try? browser.evaluate("document.getElementById('clock').textContent")))")
         // ?sort=zone: the highest zones first.
-        #expect(try browser.wait(seconds: 5, until: "document.querySelector('.tile').dataset.zone === '5'"))
-        #expect(try browser.evaluate("document.getElementById('clock').textContent") as? String == "class 1:00")
+        let zones = "[...document.querySelectorAll('.tile')].map(t => Number(t.dataset.zone))"
+        #expect(try browser.evaluate("\(zones).every((zone, i, all) => i === 0 || all[i - 1] >= zone)") as? Bool == true)
+        // Members with a profile show percent of max heart rate (age-based here); those without do not.
+        let percents = "[...document.querySelectorAll('.tile .percent')].filter(p => /^\\d+%$/.test(p.textContent)).length"
+        let withProfile = generator.profiles(topic: "zone-profiles").count
+        #expect(try browser.wait(seconds: 10, until: "\(percents) === \(withProfile)"),
+                "tiles with percent: \(String(describing: try? browser.evaluate(percents))) of \(withProfile)")
         _ = try browser.wait(seconds: 1, until: "false")  // one more frame for the layout
         let noScrollbar = "document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth"
         #expect(try browser.evaluate(noScrollbar) as? Bool == true)
         let allOnScreen = "[...document.querySelectorAll('.tile')].every(t => { const r = t.getBoundingClientRect(); "
             + "return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 0.5 && r.right <= window.innerWidth + 0.5 && r.height >= 20; })"
         #expect(try browser.evaluate(allOnScreen) as? Bool == true)
+        // Percent of max is not cut off, however small the tiles.
+        let percentInside = "[...document.querySelectorAll('.tile')].every(t => { const p = t.querySelector('.percent').getBoundingClientRect(); "
+            + "const r = t.getBoundingClientRect(); return p.width === 0 || p.right <= r.right + 0.5; })"
+        #expect(try browser.evaluate(percentInside) as? Bool == true)
         // The legend shows all nine zone colours.
         #expect(try browser.evaluate("document.querySelectorAll('#legend span').length") as? Int == 9)
         let png = try browser.screenshot()

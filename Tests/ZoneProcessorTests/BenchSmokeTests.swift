@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
+import ZoneSupport
 import ZoneTestSupport
 
 /// `zonestream bench --smoke`: the benchmark runs end to end and writes its results

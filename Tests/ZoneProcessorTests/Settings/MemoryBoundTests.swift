@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneSupport
 import ZoneTestSupport
 
 /// Memory is bounded by the settings: with every memory-sizing setting at the largest value
@@ -11,9 +12,8 @@ struct MemoryBoundTests {
     static let boundKilobytes = 512 * 1024
 
     static func peakRSSKilobytes(pid: Int32) -> Int? {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
-        return Int(line.split(separator: " ").dropFirst().first ?? "")
+        let peak = ProcessMemory.residentBytes(pid: pid).peak
+        return peak > 0 ? peak / 1024 : nil
     }
 
     @Test func theLargestAllowedSettingsStayUnderTheStatedBound() throws {

@@ -69,11 +69,11 @@ enum GymRun {
             run.topics.changelog = changelogPrefix + group
             run.publishesLiveSessions = index == 0 || index == 3
             run.profilesCatchUpMs = 30_000
-            let (rate, timeline, metrics) = try BenchCommand.throughput(configuration: run, records: total, logger: logger)
+            let (rate, timeline, metrics) = try Benchmark.throughput(configuration: run, records: total, logger: logger)
             runs.append(LiveViewRun(liveViews: run.publishesLiveSessions, recordsPerSecond: rate))
             if firstRun == nil { firstRun = (timeline, metrics) }
         }
-        guard let firstRun else { throw SettingsError(description: "bench: no gym run") }
+        guard let firstRun else { throw BenchError("bench: no gym run") }
         let processor = firstRun.metrics
 
         // What ZoneStream wrote for those records (one run's worth), for the floor to write too.

@@ -33,7 +33,7 @@ enum PeerRun {
     static func measure(peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool) throws -> Figures {
         let script = URL(fileURLWithPath: "benchmarks/peers/\(peer)/run.sh")
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
-            throw SettingsError(description: "bench: --peer \(peer): \(script.path) not found (run bench from the repository's root)")
+            throw BenchError("bench: --peer \(peer): \(script.path) not found (run bench from the repository's root)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -49,10 +49,10 @@ enum PeerRun {
         guard let last = text.split(separator: "\n").last,
               let line = try? JSONDecoder().decode(Line.self, from: Data(last.utf8))
         else {
-            throw SettingsError(description: "bench: the \(peer) peer printed no report (exit status \(process.terminationStatus)): \(text.suffix(500))")
+            throw BenchError("bench: the \(peer) peer printed no report (exit status \(process.terminationStatus)): \(text.suffix(500))")
         }
         guard process.terminationStatus == 0 else {
-            throw SettingsError(description: "bench: the \(peer) peer read \(line.records) of \(records) records before its timeout")
+            throw BenchError("bench: the \(peer) peer read \(line.records) of \(records) records before its timeout")
         }
         return Figures(
             peer: peer, records: line.records, recordsPerSecond: line.recordsPerSecond, zoneChanges: line.zoneChanges,

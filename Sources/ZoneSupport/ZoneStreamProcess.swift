@@ -1,21 +1,19 @@
 public import Foundation
-import ZoneSimulation
-public import ZoneSupport
 
-/// A `zonestream` child process for a test: output kept in a temporary file, killed by PID
-/// when the test is done with it (also on failure, through `deinit`).
+/// A `zonestream` child process for a test or the board load run: output kept in a temporary
+/// file, killed by PID when its owner is done with it (also on failure, through `deinit`).
 public final class ZoneStreamProcess: @unchecked Sendable {
-    // @unchecked: started in init; signalled and reaped only by the test that owns it.
+    // @unchecked: started in init; signalled and reaped only by the one owner (a test or a run).
     public let process = Process()
     public let logFile: URL
 
     /// `environment`: variables to set on top of the test's own, less its `ZONESTREAM_*` ones
-    /// (which the command would read as settings).
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// (which the command would read as settings). `executable`: the `zonestream` binary.
+    public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = BrokerProcess.executable) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
-        process.executableURL = BrokerProcess.executable
+        process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = log
         process.standardError = log
@@ -38,12 +36,14 @@ public final class ZoneStreamProcess: @unchecked Sendable {
 
     /// A processor instance in `group` against `bootstrap`, committing often, with a short
     /// session timeout so the group notices a killed member quickly.
-    public static func processor(bootstrap: String, group: String, extra: [String] = []) throws -> ZoneStreamProcess {
+    public static func processor(
+        bootstrap: String, group: String, extra: [String] = [], executable: URL = BrokerProcess.executable
+    ) throws -> ZoneStreamProcess {
         try ZoneStreamProcess([
             "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set", "commit_interval_ms=200",
             "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
             "--set", "kafka.properties.session.timeout.ms=6000", "--set", "kafka.properties.heartbeat.interval.ms=500",
-        ] + extra)
+        ] + extra, executable: executable)
     }
 
     public var pid: Int32 { process.processIdentifier }

@@ -1,6 +1,5 @@
-import ArgumentParser
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import NIOConcurrencyHelpers
 import Synchronization
 import ZoneKafka
@@ -8,35 +7,52 @@ import ZoneProcessor
 import ZoneSimulation
 import ZoneSupport
 
-/// `zonestream bench`: sizes ZoneStream on this machine against the limit of the hardware,
-/// in one run on an embedded broker (a child `zonestream broker` process, so its memory is
-/// not counted as ZoneStream's), or on a Kafka cluster given by `--bootstrap-servers`.
-struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.")
+/// One run of `zonestream bench`: preloads the records, measures the bare consumer, ZoneStream
+/// on synthetic and on the load generator's gym traffic (with the Kafka I/O floor and, on
+/// request, a peer), latency at a fixed rate and memory per live session, and writes
+/// bench.json and bench.svg. See benchmarks/README.md for what each figure means.
+public struct Benchmark: Sendable {
+    /// Records preloaded for the throughput runs.
+    public var records: Int
+    /// Partitions of the input topics (each mock partition keeps about 5 MB).
+    public var partitions: Int
+    public var workers: Int
+    /// Samples per second of the latency run, and its length.
+    public var latencyRate: Int
+    public var latencySeconds: Int
+    /// Where bench.json and bench.svg go.
+    public var output: String
+    /// A small, quick run that checks the benchmark works and measures nothing meaningful.
+    public var smoke: Bool
+    /// A Kafka cluster to run on instead of an embedded broker.
+    public var bootstrapServers: String?
+    /// A peer run over the same gym traffic (``knownPeers``).
+    public var peer: String?
+    /// The `zonestream` executable, started as the embedded broker.
+    public var executable: URL
 
-    @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
-    @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32
-    @Option(help: "ZoneStream worker threads.") var workers = 2
-    @Option(help: "Sample rate of the latency run.") var latencyRate = 100_000
-    @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
-    @Option(help: "Where to write bench.json and bench.svg.") var output = "benchmarks/results"
-    @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke = false
-    @Option(help: """
-        Benchmark on this Kafka cluster instead of an embedded broker. The run creates its own \
-        topics (bench-<time>-<contract name>) and leaves them.
-        """)
-    var bootstrapServers: String?
-    @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
+    /// The peers `peer` may name.
+    public static var knownPeers: [String] { PeerRun.known }
 
-    func validate() throws {
-        if let peer, !PeerRun.known.contains(peer) {
-            throw ValidationError("--peer: unknown peer '\(peer)' (known: \(PeerRun.known.joined(separator: ", ")))")
-        }
+    public init(
+        records: Int, partitions: Int, workers: Int, latencyRate: Int, latencySeconds: Int, output: String,
+        smoke: Bool, bootstrapServers: String?, peer: String?,
+        executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+    ) {
+        self.records = records
+        self.partitions = partitions
+        self.workers = workers
+        self.latencyRate = latencyRate
+        self.latencySeconds = latencySeconds
+        self.output = output
+        self.smoke = smoke
+        self.bootstrapServers = bootstrapServers
+        self.peer = peer
+        self.executable = executable
     }
 
-    func run() throws {
-        let logger = Logs.bootstrap(level: "warning")
+    /// Runs every measurement, prints each figure as it comes and writes the results.
+    public func run(logger: Logger) throws {
         let records = smoke ? 20_000 : records
         let latencyRate = smoke ? 2_000 : latencyRate
         let latencySeconds = smoke ? 2 : latencySeconds
@@ -72,7 +88,7 @@ struct BenchCommand: ParsableCommand {
             let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
                 partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ",")],
-                executable: URL(fileURLWithPath: CommandLine.arguments[0]))
+                executable: executable)
             bootstrap = embedded.bootstrapServers
             broker = embedded
         }
@@ -206,7 +222,7 @@ struct BenchCommand: ParsableCommand {
         var started: Date?
         let deadline = Date().addingTimeInterval(600)
         while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
-            if let error = failure.withLockedValue({ $0 }) { throw SettingsError(description: error) }
+            if let error = failure.withLockedValue({ $0 }) { throw BenchError(error) }
             // Check every 10 ms, so the end is not overshot.
             Thread.sleep(forTimeInterval: 0.01)
             let count = processor.metrics.recordsIn.load(ordering: .relaxed)

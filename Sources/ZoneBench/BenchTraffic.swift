@@ -15,16 +15,3 @@ enum BenchTraffic {
         return Array("{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":\(value + step % 5)}".utf8)
     }
 }
-
-/// Resident memory of this process, from /proc.
-enum ProcessMemory {
-    /// (current, peak) resident set size in bytes.
-    static func residentBytes() -> (current: Int, peak: Int) {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
-        func value(_ name: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
-            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1024
-        }
-        return (value("VmRSS:"), value("VmHWM:"))
-    }
-}

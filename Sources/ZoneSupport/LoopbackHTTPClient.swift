@@ -3,7 +3,7 @@ import Glibc
 #endif
 public import Foundation
 
-/// A minimal HTTP/1.1 client for the operator endpoint's tests: one GET per connection
+/// A minimal HTTP/1.1 client for the operator endpoint's tests and the board load run: one GET per connection
 /// (`Connection: close`) to 127.0.0.1, read to the end. Small on purpose: a full client
 /// (AsyncHTTPClient, through HummingbirdTesting) compiled TLS and HTTP/2 into every test build.
 public enum LoopbackHTTPClient {
@@ -46,21 +46,10 @@ public enum LoopbackHTTPClient {
 
     /// Sends the request and reads the answer until the server closes or `until` holds.
     private static func exchange(port: Int, path: String, timeoutSeconds: Int, until: (([UInt8]) -> Bool)?) throws -> [UInt8] {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure.connect(port: port, errno: errno) }
+        let socket = try connectedSocket(port: port)
         defer { close(socket) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { throw Failure.connect(port: port, errno: errno) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
         var sent = 0
         while sent < request.count {
@@ -77,6 +66,27 @@ public enum LoopbackHTTPClient {
             if let until, until(received) { break }
         }
         return received
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
+    public static func connectedSocket(port: Int) throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure.connect(port: port, errno: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            let error = errno
+            close(socket)
+            throw Failure.connect(port: port, errno: error)
+        }
+        return socket
     }
 
     static func parse(_ bytes: [UInt8]) throws -> Response {

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
+import ZoneSupport
 
 /// Sample-to-zone-change latency at a fixed rate, then resident memory per live session.
 /// Samples carry the wall-clock time they were produced as `ts`, so a zone change's

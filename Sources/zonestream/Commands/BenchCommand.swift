@@ -1,0 +1,40 @@
+import ArgumentParser
+import ZoneBench
+
+/// `zonestream bench`: sizes ZoneStream on this machine against the limit of the hardware,
+/// in one run on an embedded broker (a child `zonestream broker` process, so its memory is
+/// not counted as ZoneStream's), or on a Kafka cluster given by `--bootstrap-servers`.
+/// The work is ``Benchmark``'s (the ZoneBench target); this only reads the options.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.",
+        subcommands: [BoardBenchCommand.self])
+
+    @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
+    @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32
+    @Option(help: "ZoneStream worker threads.") var workers = 2
+    @Option(help: "Sample rate of the latency run.") var latencyRate = 100_000
+    @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
+    @Option(help: "Where to write bench.json and bench.svg.") var output = "benchmarks/results"
+    @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke = false
+    @Option(help: """
+        Benchmark on this Kafka cluster instead of an embedded broker. The run creates its own \
+        topics (bench-<time>-<contract name>) and leaves them.
+        """)
+    var bootstrapServers: String?
+    @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
+
+    func validate() throws {
+        if let peer, !Benchmark.knownPeers.contains(peer) {
+            throw ValidationError("--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
+        }
+    }
+
+    func run() throws {
+        let logger = Logs.bootstrap(level: "warning")
+        let benchmark = Benchmark(
+            records: records, partitions: partitions, workers: workers, latencyRate: latencyRate,
+            latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers, peer: peer)
+        try benchmark.run(logger: logger)
+    }
+}

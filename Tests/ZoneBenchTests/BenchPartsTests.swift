@@ -1,0 +1,66 @@
+import Testing
+@testable import ZoneBench
+
+/// The benchmark's parts on their own, without a broker.
+@Suite struct BenchPartsTests {
+    /// The board probe counts tiles and sees the end of the first board however the stream
+    /// is cut into reads, counting each marker once.
+    @Test(arguments: [1, 2, 3, 7, 13, 14, 64, 100_000])
+    func probeFindsMarkersAcrossReads(readSize: Int) {
+        let tile = #"{"session":"a","zone_groups":{"heart_rate":{}}}"#
+        let stream = "HTTP/1.1 200 OK\r\n\r\nretry: 2000\n\n"
+            + #"data: {"sessions":[\#(tile),\#(tile)],"removed":[],"more":true}"# + "\n\n"
+            + #"data: {"sessions":[\#(tile)],"removed":[],"more":false}"# + "\n\n"
+        let bytes = Array(stream.utf8)
+        var scanner = BoardStreamProbe.Scanner()
+        var tiles = 0
+        var ends = 0
+        var data = false
+        var status: Int?
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + readSize)
+            let seen = scanner.scan(bytes[offset..<end])
+            tiles += seen.tiles
+            if seen.end { ends += 1 }
+            data = data || seen.data
+            status = status ?? seen.status
+            offset = end
+        }
+        #expect(tiles == 3)
+        #expect(ends >= 1)
+        #expect(data)
+        #expect(status == 200)
+    }
+
+    @Test func markerCountSkipsNearMisses() {
+        let window = Array(#""zone_groups""zone_groups":x"zone_group":"zone_groups":"#.utf8)
+        #expect(BoardStreamProbe.Scanner.count(BoardStreamProbe.tileMarker, in: window) == 2)
+        #expect(BoardStreamProbe.Scanner.count(BoardStreamProbe.endMarker, in: window) == 0)
+    }
+
+    /// A wave's figures: percentiles over the boards that completed, and the two-second count.
+    @Test func waveFigures() {
+        var results: [BoardStreamProbe.ClientResult] = (1...10).map { index in
+            var result = BoardStreamProbe.ClientResult()
+            result.status = 200
+            result.firstMessageMs = Double(index * 100)
+            result.fullBoardMs = Double(index * 300)
+            result.tiles = 50
+            result.bytes = 1000
+            return result
+        }
+        results.append(BoardStreamProbe.ClientResult())  // one that got nothing
+        let wave = BoardBenchmark.wave(results, rssConnected: 5)
+        #expect(wave.clientsWithFullBoard == 10)
+        #expect(wave.clientsWithinTwoSeconds == 6)
+        #expect(wave.fullBoardMaxMs == 3000)
+        #expect(wave.fullBoardP50Ms == 1800)
+        #expect(wave.tilesPerBoardMin == 50 && wave.bytesPerBoard == 1000)
+    }
+
+    @Test func gymRecordTypes() {
+        #expect(GymPreload.type(of: #"{"type":"sample","session":"a"}"#) == "sample")
+        #expect(GymPreload.type(of: #"{"session":"a"}"#) == "other")
+    }
+}
