@@ -1,8 +1,10 @@
 /// Receives what the engine produces. The processor's sink encodes and produces;
 /// tests' sinks record. Called synchronously on the owning worker's thread.
 public protocol SessionEventSink {
-    /// A zone changed in `session` (its person and configuration are read from it).
-    mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession)
+    /// A zone changed in `session`, whose person and zones for the quantity are given. The
+    /// session's parts rather than the session: passing the session copied all of it for every
+    /// zone change (a fifth of the store's time on a workout that changes zone often).
+    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
     /// A session finished.
     mutating func workoutFinished(_ summary: WorkoutSummary)
     /// The event could not be applied (or applied only in part) and must be dead-lettered.
@@ -29,10 +31,10 @@ public struct RecordingSink: SessionEventSink, Sendable {
 
     public init() {}
 
-    public mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
-        // A change is only produced for a quantity with zones.
-        guard let configuration = session.configuration(for: change.quantity) else { return }
-        outputs.append(.zoneChange(change, session: session.id, person: session.person, configuration: configuration))
+    public mutating func zoneChanged(
+        _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
+    ) {
+        outputs.append(.zoneChange(change, session: session, person: person, configuration: configuration))
     }
 
     public mutating func workoutFinished(_ summary: WorkoutSummary) { outputs.append(.finished(summary)) }

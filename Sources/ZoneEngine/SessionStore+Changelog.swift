@@ -2,13 +2,13 @@
 extension SessionStore {
     /// Removes a live session without output: its partition moved to another instance.
     public mutating func evict(_ id: String) -> WorkoutSession? {
-        guard let slot = slots[id] else { return nil }
+        guard let slot = slots.slot(of: id) else { return nil }
         return remove(slot: slot)
     }
 
     /// Puts back a session restored from elsewhere (a changelog).
     public mutating func restore(_ session: WorkoutSession) {
-        if let slot = slots[session.id] {
+        if let slot = slots.slot(of: session.id) {
             live[slot] = session
         } else {
             insert(session)
@@ -26,11 +26,11 @@ extension SessionStore {
     public mutating func drainChanges() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
         var updated: [WorkoutSession] = []
         for id in changes.updated {
-            guard let slot = slots[id], dirty[slot] else { continue }
+            guard let slot = slots.slot(of: id), dirty[slot] else { continue }
             dirty[slot] = false
             updated.append(live[slot])
         }
-        let finished = changes.finished.filter { finishedAt[$0.id] == $0.wallMs && slots[$0.id] == nil }
+        let finished = changes.finished.filter { finishedAt[$0.id] == $0.wallMs && slots.slot(of: $0.id) == nil }
         defer { changes = StoreChanges() }
         return (updated, finished, changes.forgotten)
     }

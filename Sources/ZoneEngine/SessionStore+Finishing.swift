@@ -5,7 +5,7 @@ extension SessionStore {
     public mutating func expire(wallMs: Int64, sink: inout some SessionEventSink) {
         let idle = live.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }.map(\.id)
         for id in idle.sorted() {
-            guard let slot = slots[id] else { continue }
+            guard let slot = slots.slot(of: id) else { continue }
             releaseHeld(slot: slot, through: .max, wallMs: wallMs, sink: &sink)
             finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
         }

@@ -9,7 +9,7 @@ public struct SessionStore: Sendable {
     /// addressor (a dictionary's `_modify` would move the whole session out and back).
     var live: [WorkoutSession] = []
     /// The slot in `live` of each live session id.
-    var slots: [String: Int] = [:]
+    var slots = SessionIndex()
     /// Finished session ids and the wall-clock time they finished, kept for the retention period.
     public internal(set) var finishedAt: [String: Int64] = [:]
     /// Per slot of `live`: changed since the last ``drainChanges()``.
@@ -20,7 +20,7 @@ public struct SessionStore: Sendable {
     private var sampleQuality = SampleQuality()
 
     /// The live session with this id.
-    public func session(_ id: String) -> WorkoutSession? { slots[id].map { live[$0] } }
+    public func session(_ id: String) -> WorkoutSession? { slots.slot(of: id).map { live[$0] } }
 
     /// Every live session (a copy, for queries and snapshots).
     public var sessions: [WorkoutSession] { live }
@@ -44,7 +44,7 @@ public struct SessionStore: Sendable {
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
         sink: inout some SessionEventSink
     ) {
-        if let slot = slots[event.session] {
+        if let slot = slots.slot(of: event.session) {
             applyToLive(event, slot: slot, wallMs: wallMs, profiles: profiles, sink: &sink)
             return
         }
@@ -68,7 +68,7 @@ public struct SessionStore: Sendable {
     }
 
     mutating func insert(_ session: WorkoutSession) {
-        slots[session.id] = live.count
+        slots.set(session.id, slot: live.count)
         live.append(session)
         dirty.append(false)
         markChanged(slot: live.count - 1)
@@ -77,12 +77,12 @@ public struct SessionStore: Sendable {
     /// Removes a slot by moving the last session into it.
     mutating func remove(slot: Int) -> WorkoutSession {
         let removed = live[slot]
-        slots[removed.id] = nil
+        slots.remove(removed.id)
         let last = live.count - 1
         if slot != last {
             live.swapAt(slot, last)
             dirty.swapAt(slot, last)
-            slots[live[slot].id] = slot
+            slots.set(live[slot].id, slot: slot)
         }
         live.removeLast()
         dirty.removeLast()
@@ -182,7 +182,7 @@ public struct SessionStore: Sendable {
         _ id: String, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
         sink: inout some SessionEventSink
     ) {
-        guard let slot = slots[id] else { return }
+        guard let slot = slots.slot(of: id) else { return }
         markChanged(slot: slot)
         applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
     }
@@ -216,7 +216,10 @@ public struct SessionStore: Sendable {
         switch live[slot].applySample(quantity, at: timestamp, value: value, settings: settings) {
         case .accepted(let change):
             live[slot].lastAppliedWallMs = wallMs
-            if let change { sink.zoneChanged(change, in: live[slot]) }
+            // A change is only produced for a quantity with zones.
+            if let change, let configuration = live[slot].configuration(for: quantity) {
+                sink.zoneChanged(change, session: live[slot].id, person: live[slot].person, configuration: configuration)
+            }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1
         case .paused: break

@@ -135,8 +135,8 @@ import ZoneTestSupport
         var recording = RecordingSink()
         var admitted = 0
         let limit: Int
-        mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
-            recording.zoneChanged(change, in: session)
+        mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
+            recording.zoneChanged(change, session: session, person: person, configuration: configuration)
         }
         mutating func workoutFinished(_ summary: WorkoutSummary) { recording.workoutFinished(summary) }
         mutating func rejected(_ rejection: Rejection) { recording.rejected(rejection) }

@@ -89,11 +89,10 @@ struct OutputSink: SessionEventSink {
         return made
     }
 
-    mutating func zoneChanged(_ change: ZoneChange, in session: borrowing WorkoutSession) {
-        guard let configuration = session.configuration(for: change.quantity) else { return }
-        let value = zoneChangeWriter.write(change, session: session.id, person: session.person, configuration: configuration)
-        let origin = origin(session: session.id)
-        var id = session.id
+    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
+        let value = zoneChangeWriter.write(change, session: session, person: person, configuration: configuration)
+        let origin = origin(session: session)
+        var id = session
         id.withUTF8 { key in
             value.withUnsafeBytes { value in
                 produceOutput(topics.zoneChanges, key: UnsafeRawBufferPointer(key), value: value, origin: origin)
