@@ -7,20 +7,35 @@ public import ZoneEngine
 public struct ZoneChangeWriter {
     private var text = JSONTextWriter(capacity: 1024)
 
-    /// The last event written; valid until the next call.
+    /// The last event written (a copy).
     public var bytes: [UInt8] { text.bytes }
+
+    /// The last event written, without copying it; the bytes are valid inside `body` only.
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try text.withBytes(body)
+    }
 
     public init() {}
 
-    /// Writes the event for `change` of session `session` and returns its bytes.
+    /// Writes the event for `change` of session `session` and returns a copy of its bytes.
     public mutating func write(
         _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
     ) -> [UInt8] {
+        encode(change, session: session, person: person, configuration: configuration)
+        return text.bytes
+    }
+
+    /// Writes the event for `change` of session `session` into the writer's buffer (read it
+    /// with ``withBytes(_:)``): the per-event path, which allocates nothing once the buffer
+    /// has grown.
+    public mutating func encode(
+        _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
+    ) {
         text.removeAll()
         text.append(#"{"schema":1,"type":"zone_change","event_id":""#)
         text.appendEscaped(session)
         text.append("/")
-        text.append(change.quantity.name)
+        text.appendUnescaped(change.quantity.name)
         text.append("/")
         text.appendInteger(change.timestamp)
         text.append(#"","session":"#)
@@ -28,7 +43,7 @@ public struct ZoneChangeWriter {
         text.append(#","person":"#)
         if let person { text.appendString(person) } else { text.append("null") }
         text.append(#","quantity":""#)
-        text.append(change.quantity.name)
+        text.appendUnescaped(change.quantity.name)
         text.append(#"","ts":"#)
         text.appendInteger(change.timestamp)
         text.append(#","previous_zone":"#)
@@ -36,9 +51,9 @@ public struct ZoneChangeWriter {
         text.append(#","current_zone":"#)
         appendZone(change.currentZone, configuration)
         text.append(#","configuration":{"source":""#)
-        text.append(configuration.source.rawValue)
+        text.appendUnescaped(configuration.source.rawValue)
         text.append(#"","unit":""#)
-        text.append(configuration.unit)
+        text.appendUnescaped(configuration.unit)
         text.append(#"","boundaries":["#)
         for index in 0..<configuration.boundaries.count {
             if index > 0 { text.append(",") }
@@ -53,7 +68,6 @@ public struct ZoneChangeWriter {
             text.append("}")
         }
         text.append("]}")
-        return text.bytes
     }
 
     private mutating func appendZone(_ zone: Int, _ configuration: ZoneConfiguration) {

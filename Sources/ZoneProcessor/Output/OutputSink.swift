@@ -90,11 +90,13 @@ struct OutputSink: SessionEventSink {
     }
 
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
-        let value = zoneChangeWriter.write(change, session: session, person: person, configuration: configuration)
+        zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
         let origin = origin(session: session)
+        // A second reference to the writer's buffer for the produce call, released after it.
+        let writer = zoneChangeWriter
         var id = session
         id.withUTF8 { key in
-            value.withUnsafeBytes { value in
+            writer.withBytes { value in
                 produceOutput(topics.zoneChanges, key: UnsafeRawBufferPointer(key), value: value, origin: origin)
             }
         }
