@@ -23,7 +23,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("ZoneChangeWriter.write", configuration: configuration) { benchmark in
+    // The processor's path: encode into the writer's buffer and produce from it, no copy.
+    Benchmark("ZoneChangeWriter.encode", configuration: configuration) { benchmark in
         let zones = try! ZoneConfiguration.validated(quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
         var session = WorkoutSession(id: "s0000123", startTimestamp: 0, person: "p", activity: nil, profile: nil)
         let outcome = session.applySample(.heartRate, at: 0, value: 120, settings: EngineSettings())
@@ -31,7 +32,8 @@ let benchmarks: @Sendable () -> Void = {
         var writer = ZoneChangeWriter()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(writer.write(change, session: "s0000123", person: "p", configuration: zones))
+            writer.encode(change, session: "s0000123", person: "p", configuration: zones)
+            blackHole(writer.withBytes { $0.count })
         }
         benchmark.stopMeasurement()
     }
