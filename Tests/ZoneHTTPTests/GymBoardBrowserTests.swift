@@ -9,8 +9,8 @@ import ZoneTestSupport
 /// and zone as samples arrive, and go when a session ends.
 ///
 /// The processor logs as JSON here, so the test also checks that every log line is a JSON
-/// object with a level. `BOARD_SCREENSHOT_PATH=docs/board.png` keeps the screenshot
-/// (how docs/board.png is made).
+/// object with a level. `BOARD_SCREENSHOT_PATH=/tmp/board.png` keeps its screenshot; the
+/// screenshots in docs/ are the wall-screen test's, of load-generator traffic.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct GymBoardBrowserTests {
     static let members = 36
