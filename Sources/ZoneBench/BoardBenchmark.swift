@@ -47,6 +47,8 @@ public struct BoardBenchmark: Sendable {
         public var machine: String
 
         public struct Wave: Sendable, Codable {
+            /// Boards the endpoint refused (503: more than `http.max_board_clients`).
+            public var clientsRefused: Int
             public var clientsWithFullBoard: Int
             public var clientsWithinTwoSeconds: Int
             public var firstMessageP50Ms: Double
@@ -67,8 +69,8 @@ public struct BoardBenchmark: Sendable {
             ]
             for (index, wave) in waves.enumerated() {
                 lines.append(String(
-                    format: "wave %d: %d/%d full boards, %d within 2 s; first message p50 %.0f ms; full board p50/p99/max %.0f/%.0f/%.0f ms; %d-%d tiles, %.2f MB each; RSS connected %.0f MB",
-                    index + 1, wave.clientsWithFullBoard, clients, wave.clientsWithinTwoSeconds, wave.firstMessageP50Ms,
+                    format: "wave %d: %d/%d full boards (%d refused), %d within 2 s; first message p50 %.0f ms; full board p50/p99/max %.0f/%.0f/%.0f ms; %d-%d tiles, %.2f MB each; RSS connected %.0f MB",
+                    index + 1, wave.clientsWithFullBoard, clients, wave.clientsRefused, wave.clientsWithinTwoSeconds, wave.firstMessageP50Ms,
                     wave.fullBoardP50Ms, wave.fullBoardP99Ms, wave.fullBoardMaxMs, wave.tilesPerBoardMin, wave.tilesPerBoardMax,
                     Double(wave.bytesPerBoard) / 1e6, Double(wave.rssConnectedBytes) / 1e6))
             }
@@ -135,6 +137,7 @@ public struct BoardBenchmark: Sendable {
         }
         let complete = results.filter { $0.fullBoardMs != nil }
         return Figures.Wave(
+            clientsRefused: results.filter { $0.status != nil && $0.status != 200 }.count,
             clientsWithFullBoard: full.count, clientsWithinTwoSeconds: full.filter { $0 <= 2000 }.count,
             firstMessageP50Ms: percentile(0.5, first), fullBoardP50Ms: percentile(0.5, full),
             fullBoardP99Ms: percentile(0.99, full), fullBoardMaxMs: full.last ?? 0,

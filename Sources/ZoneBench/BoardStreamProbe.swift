@@ -65,6 +65,12 @@ public enum BoardStreamProbe {
                 results[index].bytes += count
                 results[index].tiles += seen.tiles
                 if results[index].status == nil { results[index].status = seen.status }
+                if let status = results[index].status, status != 200 {
+                    // Refused (503 past http.max_board_clients): no board will come.
+                    descriptors[index].fd = -1
+                    open.remove(index)
+                    continue
+                }
                 if seen.data && results[index].firstMessageMs == nil { results[index].firstMessageMs = at - sentAt[index] }
                 if seen.end {
                     results[index].fullBoardMs = at - sentAt[index]

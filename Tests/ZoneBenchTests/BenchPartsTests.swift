@@ -51,8 +51,11 @@ import Testing
             return result
         }
         results.append(BoardStreamProbe.ClientResult())  // one that got nothing
+        var refused = BoardStreamProbe.ClientResult()
+        refused.status = 503
+        results.append(refused)
         let wave = BoardBenchmark.wave(results, rssConnected: 5)
-        #expect(wave.clientsWithFullBoard == 10)
+        #expect(wave.clientsWithFullBoard == 10 && wave.clientsRefused == 1)
         #expect(wave.clientsWithinTwoSeconds == 6)
         #expect(wave.fullBoardMaxMs == 3000)
         #expect(wave.fullBoardP50Ms == 1800)

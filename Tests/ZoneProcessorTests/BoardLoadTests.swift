@@ -24,7 +24,7 @@ struct BoardLoadTests {
         let waves = try #require(figures["waves"] as? [[String: Any]])
         #expect(waves.count == 2)
         for wave in waves {
-            #expect(wave["clientsWithFullBoard"] as? Int == 20, "\(wave)")
+            #expect(wave["clientsWithFullBoard"] as? Int == 20 && wave["clientsRefused"] as? Int == 0, "\(wave)")
             #expect(wave["tilesPerBoardMin"] as? Int == 200 && wave["tilesPerBoardMax"] as? Int == 200, "\(wave)")
             #expect(wave["rssConnectedBytes"] as? Int ?? 0 > 0)
         }
