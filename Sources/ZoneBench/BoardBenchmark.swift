@@ -19,6 +19,9 @@ public struct BoardBenchmark: Sendable {
     public var output: String
     /// The `zonestream` executable, started as the broker and the processor.
     public var executable: URL
+    /// Another `zonestream` build to run as the processor (the broker stays `executable`'s),
+    /// to measure an earlier version's board with the same probe and traffic.
+    public var processorExecutable: URL?
     /// How long a wave of boards may take before it is given up.
     public var timeoutSeconds = 60.0
     /// The processor's `http.board_max_sessions`: the most tiles one board is sent.
@@ -91,7 +94,7 @@ public struct BoardBenchmark: Sendable {
             extra: ["--set", "workers=2", "--set", "commit_interval_ms=1000",
                     "--set", "http.board_max_sessions=\(boardMaxSessions)", "--set", "max_live_sessions=\(max(100_000, sessions * 2))"]
                 + extraSettings,
-            executable: executable)
+            executable: processorExecutable ?? executable)
         defer { processor.signal(SIGTERM) }
         guard let port = processor.httpPort() else { throw BenchError("board bench: the processor did not start: \(processor.output.suffix(800))") }
         print("board bench: \(sessions) members in class, waiting until the processor has them all live")

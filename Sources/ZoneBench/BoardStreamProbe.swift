@@ -6,7 +6,7 @@ import ZoneSupport
 
 /// Many gym boards at once: opens `clients` streams of `/board/events` together and times, for
 /// each, its first message and its whole first board (the first period's messages, up to the
-/// one without `"more":true`). One thread reads every socket (poll), so the probe itself costs
+/// end of the first without `"more":true`). One thread reads every socket (poll), so the probe itself costs
 /// little beside the endpoint it measures, and it keeps no message: it scans each read for
 /// the markers it counts, carrying over only the bytes a marker could span.
 public enum BoardStreamProbe {
@@ -26,7 +26,8 @@ public enum BoardStreamProbe {
 
     static let dataMarker = Array("data: ".utf8)
     static let tileMarker = Array(#""zone_groups":"#.utf8)
-    static let endMarker = Array(#""more":false}"#.utf8)
+    static let moreMarker = Array(#""more":true"#.utf8)
+    static let messageEndMarker = Array("\n\n".utf8)
 
     /// Opens the streams, waits until every one has its first board or `timeoutSeconds` have
     /// passed, then calls `whileConnected` (all streams still open) and closes them.
@@ -93,12 +94,18 @@ public enum BoardStreamProbe {
 
     /// Finds the markers in a stream read piece by piece.
     struct Scanner {
-        /// The last bytes of the previous read: fewer than the longest marker, so no marker
-        /// lies wholly inside and none that spans two reads is missed.
+        /// The last bytes of the previous read: fewer than the longest marker, so none that
+        /// spans two reads is missed, and a marker wholly inside them was seen already.
         private var tail: [UInt8] = []
         private var head: [UInt8] = []
         private var statusRead = false
+        /// Inside a `data:` message, and whether it said `"more":true` so far.
+        private var inMessage = false
+        private var more = false
 
+        /// What a read adds: the status (once), whether a message began, the tiles, and
+        /// whether a message ended that was the last of its period (no `"more":true`; so an
+        /// earlier build's single first message counts as the whole board too).
         mutating func scan(_ bytes: ArraySlice<UInt8>) -> (status: Int?, data: Bool, tiles: Int, end: Bool) {
             var status: Int?
             if !statusRead {
@@ -109,31 +116,63 @@ public enum BoardStreamProbe {
                 }
             }
             let window = tail + bytes
-            let result = (
-                status: status, data: Self.count(BoardStreamProbe.dataMarker, in: window) > 0,
-                tiles: Self.count(BoardStreamProbe.tileMarker, in: window),
-                end: Self.count(BoardStreamProbe.endMarker, in: window) > 0)
-            let keep = BoardStreamProbe.tileMarker.count - 1
-            tail = Array(window.suffix(keep))
-            return result
+            let seenBefore = tail.count
+            var events: [(position: Int, marker: Marker)] = []
+            for marker in [Marker.data, .more, .messageEnd] {
+                for position in Self.positions(marker.bytes, in: window) where position + marker.bytes.count > seenBefore {
+                    events.append((position, marker))
+                }
+            }
+            var data = false
+            var end = false
+            for event in events.sorted(by: { $0.position < $1.position }) {
+                switch event.marker {
+                case .data:
+                    inMessage = true
+                    more = false
+                    data = true
+                case .more:
+                    more = true
+                case .messageEnd:
+                    if inMessage && !more { end = true }
+                    inMessage = false
+                }
+            }
+            let tiles = Self.positions(BoardStreamProbe.tileMarker, in: window)
+                .filter { $0 + BoardStreamProbe.tileMarker.count > seenBefore }.count
+            tail = Array(window.suffix(BoardStreamProbe.tileMarker.count - 1))
+            return (status, data, tiles, end)
         }
 
-        /// Occurrences of `marker` in `window`: memchr to each place its rarest byte (for these
+        enum Marker {
+            case data, more, messageEnd
+            var bytes: [UInt8] {
+                switch self {
+                case .data: BoardStreamProbe.dataMarker
+                case .more: BoardStreamProbe.moreMarker
+                case .messageEnd: BoardStreamProbe.messageEndMarker
+                }
+            }
+        }
+
+        /// Where `marker` occurs in `window`: memchr to each place its rarest byte (for these
         /// markers, a letter JSON keys seldom hold) could be, then a comparison, so a probe of
         /// 200 streams of a megabyte each costs little beside the endpoint it measures.
-        static func count(_ marker: [UInt8], in window: [UInt8]) -> Int {
+        static func positions(_ marker: [UInt8], in window: [UInt8]) -> [Int] {
             let anchor = marker.firstIndex(of: UInt8(ascii: "g")) ?? marker.firstIndex(of: UInt8(ascii: "m")) ?? 0
             return window.withUnsafeBytes { haystack in
                 marker.withUnsafeBytes { needle in
-                    guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return 0 }
-                    var found = 0
+                    guard let base = haystack.baseAddress, let needleBase = needle.baseAddress else { return [] }
+                    var found: [Int] = []
                     var offset = anchor
                     while offset < haystack.count,
                         let hit = memchr(base + offset, Int32(needle[anchor]), haystack.count - offset)
                     {
                         let position = base.distance(to: UnsafeRawPointer(hit)) - anchor
-                        if position + needle.count <= haystack.count && memcmp(base + position, needleBase, needle.count) == 0 {
-                            found += 1
+                        if position >= 0 && position + needle.count <= haystack.count
+                            && memcmp(base + position, needleBase, needle.count) == 0
+                        {
+                            found.append(position)
                             offset = position + needle.count + anchor
                         } else {
                             offset = base.distance(to: UnsafeRawPointer(hit)) + 1

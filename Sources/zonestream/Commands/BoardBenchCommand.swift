@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ZoneBench
 
 /// `zonestream bench board`: the gym board at scale (``BoardBenchmark``).
@@ -13,6 +14,8 @@ struct BoardBenchCommand: ParsableCommand {
     @Option(help: "Where to write board.json (bench's own --output is read before this command).") var resultsDirectory = "benchmarks/results"
     @Option(help: "Give a wave up after this many seconds.") var timeoutS = 60
     @Option(help: "The processor's http.board_max_sessions (the most tiles one board is sent).") var boardMaxSessions = 2000
+    @Option(help: "Run this zonestream build as the processor (to measure an earlier version the same way).")
+    var processorExecutable: String?
 
     func validate() throws {
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1") }
@@ -27,6 +30,7 @@ struct BoardBenchCommand: ParsableCommand {
         benchmark.timeoutSeconds = Double(timeoutS)
         benchmark.boardMaxSessions = boardMaxSessions
         benchmark.waves = waves
+        benchmark.processorExecutable = processorExecutable.map { URL(fileURLWithPath: $0) }
         _ = try benchmark.run(extraSettings: ["--set", "http.max_board_clients=\(max(256, clients))"])
     }
 }
