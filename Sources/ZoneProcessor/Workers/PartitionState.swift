@@ -19,6 +19,11 @@ struct PartitionState {
 
     var hasUncommittedProgress: Bool { nextOffset > committedOffset }
 
+    /// Whether the record at `offset` was applied already. `mutating` on purpose: called
+    /// through `Dictionary.Values`' subscript, a mutating call accesses the state in place,
+    /// where reading `nextOffset` through the getter copied the whole state for every record.
+    mutating func hasApplied(offset: Int64) -> Bool { offset < nextOffset }
+
     /// The input offset below which every record of `session` is reflected in its state.
     func appliedThrough(_ session: String) -> Int64 { max(nextOffset, replaySkip[session] ?? -1) }
 

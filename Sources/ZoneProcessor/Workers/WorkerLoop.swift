@@ -138,7 +138,7 @@ struct WorkerLoop {
         guard let slot = partitions.index(forKey: partition) else { return }
         let offset = record.offset
         // A record delivered again (same partition and offset) changes nothing.
-        guard offset >= partitions.values[slot].nextOffset else { return }
+        guard !partitions.values[slot].hasApplied(offset: offset) else { return }
         recordsCounted += 1
         sink.begin(partition: partition, offset: offset, key: record.key, value: record.value)
         let wallMs = batchWallMs
