@@ -32,7 +32,9 @@ struct MemoryBoundTests {
         ])
         #expect(loadgen.waitForExit(seconds: 150), "loadgen finished")
         #expect(loadgen.process.terminationStatus == 0, "\(loadgen.output.suffix(800))")
-        let peak = try #require(Self.peakRSSKilobytes(pid: processor.pid))
+        let peak = try #require(
+            Self.peakRSSKilobytes(pid: processor.pid),
+            "the processor is gone (running: \(processor.isRunning)): \(processor.output.suffix(3000))")
         #expect(peak < Self.boundKilobytes, "peak RSS \(peak / 1024) MB")
         print("largest settings, 1000 members (~180k records): peak RSS \(peak / 1024) MB (bound \(Self.boundKilobytes / 1024) MB)")
         #expect(processor.signal(SIGTERM, waitSeconds: 20))
