@@ -31,6 +31,29 @@ final class ChangelogRestorer {
 
     deinit { consumer.close() }
 
+    /// The partition's watermarks, asked again until `deadline` when the broker does not
+    /// answer in time: a broker slow to answer (a loaded machine, a leader moving) is not a
+    /// reason to stop the processor, and the restore has its own deadline.
+    private func watermarks(_ partition: Int32, until deadline: Date, isStopping: () -> Bool) throws -> (low: Int64, high: Int64) {
+        var attempts = 0
+        while true {
+            do {
+                return try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
+            } catch {
+                attempts += 1
+                if isStopping() {
+                    throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
+                }
+                guard Date() < deadline else { throw error }
+                if attempts == 1 {
+                    logger.warning("changelog watermarks not answered; asking again", metadata: [
+                        "partition": .stringConvertible(partition), "error": "\(error)"])
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+    }
+
     /// Reads `partition` from its start to the end it had when the restore began.
     /// `isStopping`: checked while reading; true ends the restore with an error (the
     /// processor is shutting down and will not apply the partition).
@@ -48,7 +71,8 @@ final class ChangelogRestorer {
 
     private func read(partition: Int32, timeoutMs: Int, isStopping: () -> Bool) throws -> Restored {
         var restored = Restored()
-        let (low, high) = try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        let (low, high) = try watermarks(partition, until: deadline, isStopping: isStopping)
         guard high > low else { return restored }
         let start = TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)
         // Forward before assigning: once assigned, librdkafka starts fetching at once and
@@ -62,7 +86,6 @@ final class ChangelogRestorer {
             consumer.stopForwarding(start)
             try? consumer.assign([])
         }
-        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         var next = low
         var failure: KafkaError?
         while next < high && failure == nil {

@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+import ZoneKafka
+@testable import ZoneProcessor
+import ZoneSupport
+
+/// A restore outlives a broker that does not answer for a while: the changelog's watermarks
+/// are asked again until the restore's own deadline, instead of stopping the processor after
+/// one 5 s timeout (as a loaded CI machine once showed).
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct RestoreRetryTests {
+    @Test func aRestoreWaitsOutABrokerThatIsDownForLongerThanOneQuery() throws {
+        let broker = try BrokerProcess(partitions: 1)
+        defer { broker.stop() }
+        let configuration = ProcessorConfiguration(kafka: KafkaConfiguration(bootstrapServers: broker.bootstrapServers))
+        #expect(broker.control("down 1"))
+        let outcome = NIOLockedValueBox<String?>(nil)
+        let started = Date()
+        let thread = Thread {
+            do {
+                let restorer = try ChangelogRestorer(configuration: configuration, logger: Logger(label: "restore-retry-test"))
+                let restored = try restorer.restore(partition: 0, timeoutMs: 60_000)
+                outcome.withLockedValue { $0 = "restored \(restored.sessions.count) sessions" }
+            } catch {
+                outcome.withLockedValue { $0 = "failed: \(error)" }
+            }
+        }
+        thread.start()
+        // Longer than one watermark query's 5 s timeout, then the broker answers again.
+        while Date().timeIntervalSince(started) < 7 && outcome.withLockedValue({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(outcome.withLockedValue { $0 } == nil, "the restore ended while the broker was down")
+        #expect(broker.control("up 1"))
+        let deadline = Date().addingTimeInterval(60)
+        while outcome.withLockedValue({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(outcome.withLockedValue { $0 } == "restored 0 sessions")
+    }
+}
