@@ -159,9 +159,7 @@ public struct Benchmark: Sendable {
             configuration: configuration, producer: producer, rate: latencyRate, seconds: latencySeconds,
             sessionCounts: sessionCounts, logger: logger)
         let sorted = latency.latenciesMs.sorted()
-        func percentile(_ p: Double, of sorted: [Double] = sorted) -> Double {
-            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))]
-        }
+        func percentile(_ p: Double, of values: [Double] = sorted) -> Double { Percentile.of(p, values) }
         let untilProduced = latency.untilProducedMs.sorted()
         let outputPath = zip(latency.latenciesMs, latency.untilProducedMs).map { $0 - $1 }.sorted()
         print(String(format: "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",

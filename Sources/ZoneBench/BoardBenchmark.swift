@@ -99,6 +99,7 @@ public struct BoardBenchmark: Sendable {
         guard let port = processor.httpPort() else { throw BenchError("board bench: the processor did not start: \(processor.output.suffix(800))") }
         print("board bench: \(sessions) members in class, waiting until the processor has them all live")
         let live = waitForLiveSessions(port: port, atLeast: sessions, seconds: 180)
+        if let failure = traffic.failure.withLockedValue({ $0 }) { throw BenchError("board bench: the class traffic stopped: \(failure)") }
         guard live >= sessions else { throw BenchError("board bench: only \(live) of \(sessions) sessions live after 180 s") }
         // Until one board shows every tile it will show: the directory has every session.
         let expectedTiles = min(sessions, boardMaxSessions)
@@ -135,15 +136,12 @@ public struct BoardBenchmark: Sendable {
     static func wave(_ results: [BoardStreamProbe.ClientResult], rssConnected: Int) -> Figures.Wave {
         let full = results.compactMap(\.fullBoardMs).sorted()
         let first = results.compactMap(\.firstMessageMs).sorted()
-        func percentile(_ p: Double, _ sorted: [Double]) -> Double {
-            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))]
-        }
         let complete = results.filter { $0.fullBoardMs != nil }
         return Figures.Wave(
             clientsRefused: results.filter { $0.status != nil && $0.status != 200 }.count,
             clientsWithFullBoard: full.count, clientsWithinTwoSeconds: full.filter { $0 <= 2000 }.count,
-            firstMessageP50Ms: percentile(0.5, first), fullBoardP50Ms: percentile(0.5, full),
-            fullBoardP99Ms: percentile(0.99, full), fullBoardMaxMs: full.last ?? 0,
+            firstMessageP50Ms: Percentile.of(0.5, first), fullBoardP50Ms: Percentile.of(0.5, full),
+            fullBoardP99Ms: Percentile.of(0.99, full), fullBoardMaxMs: full.last ?? 0,
             tilesPerBoardMin: complete.map(\.tiles).min() ?? 0, tilesPerBoardMax: complete.map(\.tiles).max() ?? 0,
             bytesPerBoard: complete.isEmpty ? 0 : complete.map(\.bytes).reduce(0, +) / complete.count,
             rssConnectedBytes: rssConnected)
@@ -175,6 +173,9 @@ final class ClassTraffic: Sendable {
     let members: Int
     private let running = Atomic<Bool>(true)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
+    /// The first record the broker refused (produce waits while the local queue is full, so
+    /// what is left is permanent); the traffic stops there and the run reports it.
+    let failure = NIOLockedValueBox<String?>(nil)
 
     init(bootstrap: String, members: Int) {
         self.bootstrap = bootstrap
@@ -199,9 +200,14 @@ final class ClassTraffic: Sendable {
                 let begun = Date()
                 var second = 0
                 while traffic.running.load(ordering: .relaxed) {
-                    for record in generator.nextSecond(topic: "workout-events") {
-                        // A full local queue drops the record: the run's live-session count shows it.
-                        try? producer.produce(topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
+                    do {
+                        for record in generator.nextSecond(topic: "workout-events") {
+                            try producer.produce(
+                                topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
+                        }
+                    } catch {
+                        traffic.failure.withLockedValue { $0 = "\(error)" }
+                        break
                     }
                     second += 1
                     while traffic.running.load(ordering: .relaxed) && Date().timeIntervalSince(begun) < Double(second) {

@@ -25,6 +25,14 @@ struct JSONTextWriter {
     /// The text written (a copy).
     var bytes: [UInt8] { Array(storage[..<count]) }
 
+    /// The text written, taking the storage itself (no copy); the writer is empty after it.
+    mutating func takeBytes() -> [UInt8] {
+        storage.removeLast(storage.count - count)
+        count = 0
+        defer { storage = [] }
+        return storage
+    }
+
     /// The text written, without copying it.
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -66,7 +74,7 @@ struct JSONTextWriter {
     }
 
     private mutating func grow(toAtLeast size: Int) {
-        var newSize = storage.count * 2
+        var newSize = max(16, storage.count * 2)
         while newSize < size { newSize *= 2 }
         storage.append(contentsOf: repeatElement(0, count: newSize - storage.count))
     }

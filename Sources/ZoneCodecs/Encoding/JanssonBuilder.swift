@@ -43,6 +43,6 @@ enum JanssonBuilder {
         defer { json_decref(root) }
         var writer = JSONTextWriter(capacity: 512)
         writer.appendJansson(root)
-        return writer.bytes
+        return writer.takeBytes()
     }
 }

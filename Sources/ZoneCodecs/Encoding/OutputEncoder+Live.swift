@@ -49,6 +49,6 @@ extension OutputEncoder {
     public static func jsonString(_ text: String) -> [UInt8] {
         var writer = JSONTextWriter(capacity: text.utf8.count + 2)
         writer.appendString(text)
-        return writer.bytes
+        return writer.takeBytes()
     }
 }
