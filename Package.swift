@@ -137,7 +137,7 @@ let package = Package(
             name: "ZoneHTTPTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSupport", "ZoneSimulation"],
             swiftSettings: strictSettings),
-        .testTarget(name: "ZoneBenchTests", dependencies: ["ZoneBench"], swiftSettings: strictSettings),
+        .testTarget(name: "ZoneBenchTests", dependencies: ["ZoneBench", "ZoneEngine", "ZoneCodecs"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport"],

@@ -79,12 +79,13 @@ struct BenchPlot {
     /// Percentiles on a "nines" axis (50, 90, 99, 99.9 equally spaced), milliseconds on a log axis.
     private func latencyPanel(left: Double, width: Double) -> [String] {
         let curve = report.latencyPercentilesMs.filter { $0[0] < 100 && $0[1] > 0 }
+        let floorCurve = report.latencyFloorPercentilesMs.filter { $0[0] < 100 && $0[1] > 0 }
         let nines = 3.0
         func x(_ percentile: Double) -> Double { left + min(-log10(1 - percentile / 100), nines) / nines * width }
         let yTicks = [0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
-        let highest = max(curve.map { $0[1] }.max() ?? 100, 60)
+        let highest = max((curve + floorCurve).map { $0[1] }.max() ?? 100, 60)
         let yTop = yTicks.first { $0 >= highest } ?? 5000
-        let yBottom = max(0.5, yTicks.last { $0 <= (curve.map { $0[1] }.min() ?? 1) } ?? 0.5)
+        let yBottom = max(0.5, yTicks.last { $0 <= ((curve + floorCurve).map { $0[1] }.min() ?? 1) } ?? 0.5)
         func y(_ ms: Double) -> Double {
             let fraction = (log10(max(ms, yBottom)) - log10(yBottom)) / (log10(yTop) - log10(yBottom))
             return Self.top + Self.plotHeight - fraction * Self.plotHeight
@@ -105,9 +106,12 @@ struct BenchPlot {
             parts.append(Self.line(x(percentile) - 36, y(goal), x(percentile), y(goal), "#c92a2a", dashed: true, width: 2))
             parts.append(Self.text(x(percentile) - 38, y(goal) + 4, "goal p\(Self.trim(percentile)) < \(Int(goal)) ms", anchor: "end", colour: "#c92a2a", size: 11))
         }
+        parts.append(Self.polyline(floorCurve.map { (x($0[0]), y($0[1])) }, "#495057", dashed: true))
         parts.append(Self.polyline(curve.map { (x($0[0]), y($0[1])) }, "#d9480f"))
-        parts.append(Self.text(left + 8, Self.top + 16, String(format: "p50 %.1f, p99 %.1f, p99.9 %.1f ms",
-            report.latencyP50Ms, report.latencyP99Ms, report.latencyP999Ms), size: 12))
+        parts.append(Self.text(left + 8, Self.top + 16, String(format: "ZoneStream: p50 %.1f, p99 %.1f, p99.9 %.1f ms",
+            report.latencyP50Ms, report.latencyP99Ms, report.latencyP999Ms), colour: "#d9480f", size: 12))
+        parts.append(Self.text(left + 8, Self.top + 32, String(format: "Kafka path alone (floor): %.1f, %.1f, %.1f ms",
+            report.latencyFloorP50Ms, report.latencyFloorP99Ms, report.latencyFloorP999Ms), colour: "#495057", size: 12))
         return parts
     }
 
@@ -139,9 +143,10 @@ struct BenchPlot {
             x1, y1, x2, y2, colour, width, dashed ? " stroke-dasharray=\"6 4\"" : "")
     }
 
-    private static func polyline(_ points: [(Double, Double)], _ colour: String) -> String {
+    private static func polyline(_ points: [(Double, Double)], _ colour: String, dashed: Bool = false) -> String {
         let coordinates = points.map { String(format: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
-        return "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(coordinates)\"/>"
+        let dash = dashed ? " stroke-dasharray=\"6 4\"" : ""
+        return "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash) points=\"\(coordinates)\"/>"
     }
 
     private static func text(

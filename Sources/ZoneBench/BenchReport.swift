@@ -18,6 +18,10 @@ struct BenchReport: Codable {
     var latencyP50Ms: Double
     var latencyP99Ms: Double
     var latencyP999Ms: Double
+    /// The latency floor (``LatencyFloor``) in the same run: the Kafka path alone, same traffic.
+    var latencyFloorP50Ms: Double
+    var latencyFloorP99Ms: Double
+    var latencyFloorP999Ms: Double
     var peakRSSBytes: Int
     var bytesPerSession10k: Double
     var bytesPerSession100k: Double
@@ -25,6 +29,8 @@ struct BenchReport: Codable {
     var throughputOverTime: [[Double]]
     /// (percentile, ms) from p0 to p99.9 in steps of 0.01 "nines", and the maximum: the curve.
     var latencyPercentilesMs: [[Double]]
+    /// The latency floor's curve, the same way.
+    var latencyFloorPercentilesMs: [[Double]]
     /// The same measures on the load generator's gym traffic, with the Kafka I/O floor.
     var gym: GymRun.Figures
     /// A peer stream processor on the same gym traffic (`--peer`), when one was run.
@@ -39,6 +45,7 @@ struct BenchReport: Codable {
             row("ZoneStream / ceiling", String(format: "%.2f", ratio)),
             row("with live views for /sessions and /board, records/s", String(format: "%.0f", liveViewsRecordsPerSecond)),
             row("latency at \(latencyTargetSamplesPerSecond) samples/s: p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyP50Ms, latencyP99Ms, latencyP999Ms)),
+            row("latency floor (Kafka path alone): p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyFloorP50Ms, latencyFloorP99Ms, latencyFloorP999Ms)),
             row("peak RSS", String(format: "%.0f MB", Double(peakRSSBytes) / 1_048_576)),
             row("RSS per live session at 10k sessions", String(format: "%.0f bytes", bytesPerSession10k)),
             row("RSS per live session at 100k sessions", String(format: "%.0f bytes", bytesPerSession100k)),

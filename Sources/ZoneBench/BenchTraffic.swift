@@ -9,9 +9,20 @@ enum BenchTraffic {
         Array("{\"type\":\"session_start\",\"session\":\"\(session)\",\"ts\":\(ts),\"activity\":\"cycling\"}".utf8)
     }
 
-    /// A heart-rate sample; every `changeEvery`-th sample of a session crosses a zone boundary.
+    /// A heart-rate sample; every `changeEvery`-th sample of a session crosses a zone boundary,
+    /// and only those have a value of exactly 120 or 140 (the others 121-124 or 141-144), so
+    /// the latency floor can tell them by their bytes (``crossesZone(_:)``).
     static func sample(_ session: String, ts: Int64, step: Int, changeEvery: Int = 10) -> [UInt8] {
         let value = (step / changeEvery) % 2 == 0 ? 120 : 140
-        return Array("{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":\(value + step % 5)}".utf8)
+        let jitter = step % changeEvery == 0 ? 0 : 1 + step % 4
+        return Array("{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":\(value + jitter)}".utf8)
+    }
+
+    /// Whether a ``sample(_:ts:step:changeEvery:)`` is one that crosses a zone boundary: its
+    /// value ends in `:120}` or `:140}`.
+    static func crossesZone(_ value: UnsafeRawBufferPointer) -> Bool {
+        guard value.count >= 5 else { return false }
+        let tail = value[(value.count - 5)...]
+        return tail.elementsEqual(":120}".utf8) || tail.elementsEqual(":140}".utf8)
     }
 }

@@ -63,6 +63,7 @@ public struct Benchmark: Sendable {
         latencyTopics.workoutEvents = LatencyRun.inputTopic
         var gymTopics = Self.topics(prefix: "bench-gym-")
         var floorTopic = "bench-floor-out"
+        var latencyFloorTopics = (input: LatencyFloor.inputTopic, output: LatencyFloor.outputTopic)
         var peerTopic = "bench-peer-out"
         // Each processor run has a changelog of its own: one restoring another's state would
         // skip the records that state says were applied, and finish early.
@@ -77,15 +78,16 @@ public struct Benchmark: Sendable {
             gymTopics = Self.topics(prefix: prefix + "gym-")
             floorTopic = prefix + floorTopic
             peerTopic = prefix + peerTopic
+            latencyFloorTopics = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
             changelogPrefix = prefix + changelogPrefix
             let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
-                + ([latencyTopics.workoutEvents, floorTopic, peerTopic] + Self.groups.map { changelogPrefix + $0 }).map {
+                + ([latencyTopics.workoutEvents, floorTopic, peerTopic, latencyFloorTopics.input, latencyFloorTopics.output] + Self.groups.map { changelogPrefix + $0 }).map {
                     TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
                 }
             let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
             try TopicAdmin.createMissing(specifications, using: admin)
         } else {
-            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
+            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
                 partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ",")],
                 executable: executable)
@@ -156,8 +158,13 @@ public struct Benchmark: Sendable {
         configuration.groupID = "bench-latency"
         configuration.topics.changelog = changelogPrefix + configuration.groupID
         let latency = try LatencyRun.measure(
-            configuration: configuration, producer: producer, rate: latencyRate, seconds: latencySeconds,
+            configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
             sessionCounts: sessionCounts, logger: logger)
+        // The latency floor: the same paced traffic through the Kafka path alone.
+        let floorLatency = try LatencyFloor.measure(
+            kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input, output: latencyFloorTopics.output,
+            rate: latencyRate, seconds: latencySeconds, logger: logger)
+        let floorSorted = floorLatency.latenciesMs.sorted()
         let sorted = latency.latenciesMs.sorted()
         func percentile(_ p: Double, of values: [Double] = sorted) -> Double { Percentile.of(p, values) }
         let untilProduced = latency.untilProducedMs.sorted()
@@ -165,10 +172,15 @@ public struct Benchmark: Sendable {
         print(String(format: "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",
             percentile(0.5, of: untilProduced), percentile(0.99, of: untilProduced), percentile(0.5, of: outputPath), percentile(0.99, of: outputPath)))
         // The curve: 300 points evenly spaced in -log10(1 - p), from p0 to p99.9, and the maximum.
-        let curve = (0...300).map { step -> [Double] in
-            let p = 1 - pow(10, -Double(step) / 100)
-            return [p * 100, percentile(p)]
-        } + [[100, sorted.last ?? 0]]
+        print(String(format: "bench: latency p50 / p99 / p99.9: ZoneStream %.1f / %.1f / %.1f ms, the Kafka path alone (floor) %.1f / %.1f / %.1f ms",
+            percentile(0.5), percentile(0.99), percentile(0.999),
+            percentile(0.5, of: floorSorted), percentile(0.99, of: floorSorted), percentile(0.999, of: floorSorted)))
+        func curve(_ values: [Double]) -> [[Double]] {
+            (0...300).map { step -> [Double] in
+                let p = 1 - pow(10, -Double(step) / 100)
+                return [p * 100, percentile(p, of: values)]
+            } + [[100, values.last ?? 0]]
+        }
         let report = BenchReport(
             broker: bootstrapServers ?? "embedded mock broker (a child process)",
             machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
@@ -177,9 +189,11 @@ public struct Benchmark: Sendable {
             liveViewsRecordsPerSecond: viewsRate,
             latencyTargetSamplesPerSecond: latencyRate, latencyAchievedSamplesPerSecond: latency.achievedRate,
             latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
+            latencyFloorP50Ms: percentile(0.5, of: floorSorted), latencyFloorP99Ms: percentile(0.99, of: floorSorted),
+            latencyFloorP999Ms: percentile(0.999, of: floorSorted),
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: latency.bytesPerSession.first ?? 0, bytesPerSession100k: latency.bytesPerSession.last ?? 0,
-            throughputOverTime: timeline, latencyPercentilesMs: curve,
+            throughputOverTime: timeline, latencyPercentilesMs: curve(sorted), latencyFloorPercentilesMs: curve(floorSorted),
             gym: gym, peer: peerFigures)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

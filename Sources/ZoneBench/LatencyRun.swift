@@ -24,8 +24,8 @@ enum LatencyRun {
     }
 
     static func measure(
-        configuration: ProcessorConfiguration, producer: KafkaProducer, rate: Int, seconds: Int,
-        sessionCounts: [Int], logger: Logger
+        configuration: ProcessorConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, rate: Int,
+        seconds: Int, sessionCounts: [Int], logger: Logger
     ) throws -> Result {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         let thread = JoinableThread(name: "zs-bench-lat") { try? processor.run() }
@@ -35,33 +35,12 @@ enum LatencyRun {
         }
         while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
         let topic = configuration.topics.workoutEvents
-        let reader = try ZoneChangeLatencyReader(kafka: configuration.kafka, topic: configuration.topics.zoneChanges, logger: logger)
+        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: configuration.topics.zoneChanges, logger: logger)
         defer { reader.stop() }
 
-        // Paced samples over 1000 sessions, each changing zone every 10th sample.
-        let sessions = 1000
-        let started = Date()
-        var sent = 0
-        while Date().timeIntervalSince(started) < Double(seconds) {
-            let due = started.addingTimeInterval(Double(sent) / Double(rate))
-            let wait = due.timeIntervalSinceNow
-            if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.01)) }
-            // Send what is due in small bursts.
-            let target = min(Int(Date().timeIntervalSince(started) * Double(rate)) + 1, rate * seconds)
-            while sent < target {
-                let index = sent % sessions
-                let id = BenchTraffic.sessionID(index, prefix: "l")
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
-                try producer.produce(
-                    topic: topic, key: Array(id.utf8),
-                    value: BenchTraffic.sample(id, ts: now, step: sent / sessions), tracker: nil)
-                sent += 1
-            }
-            producer.pollDeliveryReports(timeoutMs: 0)
-        }
-        let achieved = Double(sent) / Date().timeIntervalSince(started)
+        let achieved = try pace(producer: producer, topic: topic, rate: rate, seconds: seconds)
         try producer.flush(timeoutMs: 30_000)
-        Thread.sleep(forTimeInterval: 2)
+        reader.waitUntilQuiet()
         let latencies = reader.latencies
         let untilProduced = reader.untilProduced
 
@@ -86,6 +65,32 @@ enum LatencyRun {
             total = count
         }
         return Result(latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, bytesPerSession: perSession)
+    }
+
+    /// Sessions of the paced samples; each changes zone every 10th sample, all in the same step.
+    static let sessions = 1000
+
+    /// Produces heart-rate samples at `rate` for `seconds` over ``sessions`` sessions, `ts` the
+    /// wall clock when each is produced, in small bursts of what is due; returns the rate reached.
+    static func pace(producer: KafkaProducer, topic: String, rate: Int, seconds: Int) throws -> Double {
+        let started = Date()
+        var sent = 0
+        while Date().timeIntervalSince(started) < Double(seconds) {
+            let due = started.addingTimeInterval(Double(sent) / Double(rate))
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.01)) }
+            let target = min(Int(Date().timeIntervalSince(started) * Double(rate)) + 1, rate * seconds)
+            while sent < target {
+                let index = sent % sessions
+                let id = BenchTraffic.sessionID(index, prefix: "l")
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                try producer.produce(
+                    topic: topic, key: Array(id.utf8), value: BenchTraffic.sample(id, ts: now, step: sent / sessions), tracker: nil)
+                sent += 1
+            }
+            producer.pollDeliveryReports(timeoutMs: 0)
+        }
+        return Double(sent) / Date().timeIntervalSince(started)
     }
 }
 
@@ -119,6 +124,22 @@ final class ZoneChangeLatencyReader: Sendable {
 
     var latencies: [Double] { values.withLockedValue { $0.map(\.total) } }
     var untilProduced: [Double] { values.withLockedValue { $0.map(\.untilProduced) } }
+
+    /// Waits until no zone change has arrived for half a second (the last ones are in), at
+    /// most 10 s.
+    func waitUntilQuiet() {
+        let deadline = Date().addingTimeInterval(10)
+        var count = values.withLockedValue { $0.count }
+        var lastChange = Date()
+        while Date() < deadline && Date().timeIntervalSince(lastChange) < 0.5 {
+            Thread.sleep(forTimeInterval: 0.05)
+            let now = values.withLockedValue { $0.count }
+            if now != count {
+                count = now
+                lastChange = Date()
+            }
+        }
+    }
 
     func stop() {
         running.store(false, ordering: .relaxed)

@@ -1,4 +1,6 @@
 import Testing
+import ZoneCodecs
+import ZoneEngine
 @testable import ZoneBench
 
 /// The benchmark's parts on their own, without a broker.
@@ -75,5 +77,28 @@ import Testing
     @Test func gymRecordTypes() {
         #expect(GymPreload.type(of: #"{"type":"sample","session":"a"}"#) == "sample")
         #expect(GymPreload.type(of: #"{"session":"a"}"#) == "other")
+    }
+
+    /// The latency floor forwards exactly the paced samples on which ZoneStream's engine
+    /// changes zone, so both produce the same outputs at the same moments.
+    @Test func theFloorForwardsExactlyTheSamplesThatChangeZone() {
+        var decoder = WorkoutEventDecoder()
+        var store = SessionStore()
+        var sink = RecordingSink()
+        var crossing: [Int] = []
+        var changed: [Int] = []
+        for step in 0..<60 {
+            let value = BenchTraffic.sample("l7", ts: 1_717_200_000_000 + Int64(step) * 10, step: step)
+            if value.withUnsafeBytes({ BenchTraffic.crossesZone($0) }) { crossing.append(step) }
+            guard case .success(let event) = decoder.decode(value: value, key: Array("l7".utf8)) else {
+                Issue.record("sample \(step) was rejected")
+                return
+            }
+            let before = sink.zoneChanges.count
+            store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
+            if sink.zoneChanges.count > before { changed.append(step) }
+        }
+        #expect(crossing == Array(stride(from: 0, to: 60, by: 10)))
+        #expect(changed == crossing)
     }
 }

@@ -23,6 +23,10 @@ struct BenchSmokeTests {
         let curve = report["latencyPercentilesMs"] as? [[Double]] ?? []
         #expect(curve.count == 302 && curve.first?[0] == 0 && curve.last?[0] == 100)
         #expect(zip(curve, curve.dropFirst()).allSatisfy { $0[1] <= $1[1] })
+        // The latency floor (the Kafka path alone, same traffic) in the same run.
+        let floorCurve = report["latencyFloorPercentilesMs"] as? [[Double]] ?? []
+        #expect(floorCurve.count == 302 && zip(floorCurve, floorCurve.dropFirst()).allSatisfy { $0[1] <= $1[1] })
+        #expect((report["latencyFloorP50Ms"] as? Double ?? 0) > 0)
         // Live views on and off, alternated.
         let gym = try #require(report["gym"] as? [String: Any])
         let runs = (gym["liveViewRuns"] as? [[String: Any]] ?? []).compactMap { $0["liveViews"] as? Bool }
@@ -30,8 +34,24 @@ struct BenchSmokeTests {
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("polyline"))
         for label in ["records/s", "seconds since the first record", "goal 1 M records/s", "Kafka I/O floor", "bare consumer",
-                      "percentile", "goal p99 &lt; 25 ms", "Machine:", "partitions"] {
+                      "percentile", "goal p99 &lt; 25 ms", "Machine:", "partitions", "Kafka path alone (floor)"] {
             #expect(svg.contains(label), "bench.svg lacks \(label)")
+        }
+    }
+
+    /// `zonestream bench latency`: the latency floor and ZoneStream on the same paced traffic,
+    /// each reading every zone change, with a property set on ZoneStream's clients.
+    @Test func latencyBenchMeasuresZoneStreamAndTheFloor() throws {
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            ["bench", "latency", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4",
+             "--kafka-property", "linger.ms=2"], seconds: 120)
+        #expect(status == 0, "\(output.suffix(1000))")
+        #expect(output.contains("ZoneStream's librdkafka properties: linger.ms=2"))
+        for name in ["floor:      ", "ZoneStream: "] {
+            let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, \(name)") }, "\(output.suffix(1000))")
+            // 2 s at 2000 samples/s: 4000 samples over 1000 sessions, steps 0 to 3 of each; a
+            // session's step 0 enters its first zone, so each run reads exactly 1000 zone changes.
+            #expect(line.contains("over 1000 zone changes"), "\(line)")
         }
     }
 }

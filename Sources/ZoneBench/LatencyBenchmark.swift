@@ -1,0 +1,115 @@
+public import Foundation
+public import Logging
+import ZoneKafka
+import ZoneProcessor
+import ZoneSupport
+
+/// The latency measurement alone (`zonestream bench latency`): an embedded broker as a child
+/// process, then `runs` times a fresh processor, paced samples and a reader of their zone
+/// changes, each run on topics of its own. Quicker than the whole `bench` when only the record
+/// path's waits are in question, and it can set librdkafka properties on ZoneStream's clients
+/// (`kafkaProperties`), so a change of a wait can be measured before it becomes a default.
+public struct LatencyBenchmark: Sendable {
+    public var rate: Int
+    public var seconds: Int
+    public var partitions: Int
+    public var workers: Int
+    public var runs: Int
+    /// librdkafka properties for ZoneStream's own clients only (not the bench's producer or reader).
+    public var kafkaProperties: [String: String]
+    /// The `zonestream` executable, started as the embedded broker.
+    public var executable: URL
+
+    public init(
+        rate: Int, seconds: Int, partitions: Int, workers: Int, runs: Int, kafkaProperties: [String: String],
+        executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+    ) {
+        self.rate = rate
+        self.seconds = seconds
+        self.partitions = partitions
+        self.workers = workers
+        self.runs = runs
+        self.kafkaProperties = kafkaProperties
+        self.executable = executable
+    }
+
+    /// One run's percentiles, in milliseconds.
+    public struct Figures: Sendable {
+        public var p50: Double
+        public var p90: Double
+        public var p99: Double
+        public var p999: Double
+        public var max: Double
+        public var untilProducedP50: Double
+        public var untilProducedP99: Double
+        public var outputPathP50: Double
+        public var outputPathP99: Double
+        public var zoneChanges: Int
+        public var achievedRate: Double
+
+        init(_ result: LatencyRun.Result) {
+            let sorted = result.latenciesMs.sorted()
+            let untilProduced = result.untilProducedMs.sorted()
+            let outputPath = zip(result.latenciesMs, result.untilProducedMs).map { $0 - $1 }.sorted()
+            p50 = Percentile.of(0.5, sorted)
+            p90 = Percentile.of(0.9, sorted)
+            p99 = Percentile.of(0.99, sorted)
+            p999 = Percentile.of(0.999, sorted)
+            max = sorted.last ?? 0
+            untilProducedP50 = Percentile.of(0.5, untilProduced)
+            untilProducedP99 = Percentile.of(0.99, untilProduced)
+            outputPathP50 = Percentile.of(0.5, outputPath)
+            outputPathP99 = Percentile.of(0.99, outputPath)
+            zoneChanges = sorted.count
+            achievedRate = result.achievedRate
+        }
+
+        public var summary: String {
+            String(format: "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d zone changes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
+                p50, p90, p99, p999, max, zoneChanges, achievedRate, untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
+        }
+    }
+
+    /// Runs it and prints each run's figures as it ends: the latency floor and ZoneStream,
+    /// alternated (floor first in odd runs), so neither always runs on a warmer broker.
+    public func run(logger: Logger) throws -> (zoneStream: [Figures], floor: [Figures]) {
+        let prefixes = (1...max(1, runs)).map { "lat\($0)-" }
+        let topics = prefixes.flatMap {
+            Benchmark.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
+        }
+        let broker = try BrokerProcess(
+            partitions: partitions, extraArguments: ["--extra-topics", topics.joined(separator: ",")], executable: executable)
+        defer { broker.stop() }
+        let benchKafka = KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench")
+        var kafka = benchKafka
+        kafka.properties = kafkaProperties
+        let producer = try KafkaProducer(configuration: benchKafka)
+        let properties = kafkaProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        print("latency bench: \(rate) samples/s for \(seconds) s, \(partitions) partitions, \(workers) workers, ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
+        var zoneStream: [Figures] = []
+        var floor: [Figures] = []
+        for (index, prefix) in prefixes.enumerated() {
+            for floorTurn in index % 2 == 0 ? [true, false] : [false, true] {
+                if floorTurn {
+                    let result = try LatencyFloor.measure(
+                        kafka: kafka, benchKafka: benchKafka, producer: producer, input: prefix + LatencyFloor.inputTopic,
+                        output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds, logger: logger)
+                    floor.append(Figures(result))
+                    print("latency bench: run \(index + 1), floor:      \(floor[index].summary)")
+                } else {
+                    var configuration = ProcessorConfiguration(kafka: kafka)
+                    configuration.topics = Benchmark.topics(prefix: prefix)
+                    configuration.groupID = prefix + "zonestream"
+                    configuration.createTopicPartitions = 0
+                    configuration.workers = workers
+                    let result = try LatencyRun.measure(
+                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds,
+                        sessionCounts: [], logger: logger)
+                    zoneStream.append(Figures(result))
+                    print("latency bench: run \(index + 1), ZoneStream: \(zoneStream[index].summary)")
+                }
+            }
+        }
+        return (zoneStream, floor)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneKafka
+import ZoneProcessor
+
+/// The latency floor: the Kafka path a zone change takes, with none of ZoneStream's work. A
+/// forwarder with ZoneStream's client settings consumes the paced samples the way a worker
+/// does (partitions forwarded to one queue, batches taken as they come) and produces every
+/// sample that crosses a zone (``BenchTraffic/crossesZone(_:)``) unchanged to an output topic,
+/// which the bench reads like ZoneStream's zone changes. Same traffic, same number of outputs
+/// at the same moments, same producer and consumer settings: ZoneStream's latency minus this
+/// one is what ZoneStream's own work and waits add on this machine and broker.
+enum LatencyFloor {
+    /// Topics of their own, so the floor never reads ZoneStream's records nor the other way round.
+    static let inputTopic = "bench-latency-floor-events"
+    static let outputTopic = "bench-latency-floor-out"
+
+    static func measure(
+        kafka: KafkaConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, input: String, output: String,
+        rate: Int, seconds: Int, logger: Logger
+    ) throws -> LatencyRun.Result {
+        let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
+        let forwarder = try KafkaProducer(configuration: kafka)
+        let queue = consumer.makeQueue(batchSize: 4096)
+        var partitions: [TopicPartition] = []
+        for partition in 0..<Int32(try consumer.partitionCount(topic: input)) {
+            let end = try consumer.watermarks(TopicPartition(topic: input, partition: partition)).high
+            partitions.append(TopicPartition(topic: input, partition: partition, offset: end))
+        }
+        for partition in partitions { consumer.forward(partition, to: queue) }
+        try consumer.assign(partitions)
+        let running = Atomic<Bool>(true)
+        let refused = Atomic<Int>(0)
+        let thread = JoinableThread(name: "zs-bench-floor") {
+            while running.load(ordering: .relaxed) {
+                queue.consumeBatch(timeoutMs: 100) { record in
+                    guard let value = record.value, BenchTraffic.crossesZone(value) else { return }
+                    do {
+                        try forwarder.produce(topic: output, key: record.key, value: value, tracker: nil)
+                    } catch {
+                        refused.add(1, ordering: .relaxed)
+                    }
+                }
+                forwarder.pollDeliveryReports(timeoutMs: 0)
+            }
+        }
+        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: output, logger: logger)
+        defer {
+            reader.stop()
+            running.store(false, ordering: .relaxed)
+            thread.join()
+            consumer.close()
+        }
+        let achieved = try LatencyRun.pace(producer: producer, topic: input, rate: rate, seconds: seconds)
+        try producer.flush(timeoutMs: 30_000)
+        reader.waitUntilQuiet()
+        if refused.load(ordering: .relaxed) > 0 {
+            throw BenchError("latency floor: \(refused.load(ordering: .relaxed)) forwarded records refused")
+        }
+        return LatencyRun.Result(
+            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: achieved, bytesPerSession: [])
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import ZoneBench
+
+/// `zonestream bench latency`: the latency measurement alone (``LatencyBenchmark``), with
+/// librdkafka properties for ZoneStream's clients to try a change of a wait before it
+/// becomes a default.
+struct LatencyBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "latency",
+        abstract: "Measure sample-to-zone-change latency alone, at a fixed rate, on an embedded broker.")
+
+    @Option(help: "Samples per second.") var rate = 100_000
+    @Option(help: "Length of each run in seconds.") var seconds = 10
+    @Option(help: "Runs, each with a fresh processor and topics of its own.") var runs = 1
+    @Option(help: "Partitions of each topic.") var topicPartitions = 32
+    @Option(help: "ZoneStream worker threads.") var workerThreads = 2
+    @Option(name: .customLong("kafka-property"), help: "KEY=VALUE: a librdkafka property for ZoneStream's clients (repeatable).")
+    var kafkaProperties: [String] = []
+
+    func validate() throws {
+        guard (1...10_000_000).contains(rate) else { throw ValidationError("--rate must be 1 to 10000000") }
+        guard (1...3600).contains(seconds) else { throw ValidationError("--seconds must be 1 to 3600") }
+        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1 to 20") }
+        guard (1...64).contains(topicPartitions) else { throw ValidationError("--topic-partitions must be 1 to 64") }
+        guard (1...64).contains(workerThreads) else { throw ValidationError("--worker-threads must be 1 to 64") }
+        for property in kafkaProperties where !property.contains("=") {
+            throw ValidationError("--kafka-property '\(property)': expected KEY=VALUE")
+        }
+    }
+
+    func run() throws {
+        let logger = Logs.bootstrap(level: "warning")
+        var properties: [String: String] = [:]
+        for property in kafkaProperties {
+            let parts = property.split(separator: "=", maxSplits: 1).map(String.init)
+            properties[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        let benchmark = LatencyBenchmark(
+            rate: rate, seconds: seconds, partitions: topicPartitions, workers: workerThreads, runs: runs,
+            kafkaProperties: properties)
+        _ = try benchmark.run(logger: logger)
+    }
+}
