@@ -4,7 +4,8 @@ public import ZoneEngine
 ///
 /// Strict (it accepts exactly the JSON jansson accepts, see ``StrictJSONParser``) and
 /// allocation-free for a `sample` whose session id fits Swift's small-string form (15 bytes):
-/// the parse tape is reused across messages. Not thread-safe: one per worker.
+/// the parse tape is reused across messages. Samples in their plain form skip the tape
+/// (``SampleFastPath``, proven to give the same results). Not thread-safe: one per worker.
 public struct WorkoutEventDecoder {
     /// Values longer than this are `too_large` (`max_message_bytes`, default 65536).
     public var maxMessageBytes: Int
@@ -24,6 +25,13 @@ public struct WorkoutEventDecoder {
         guard value.count <= maxMessageBytes else {
             return .failure(Rejection(.tooLarge, "value of \(value.count) bytes is over \(maxMessageBytes)"))
         }
+        if let sample = SampleFastPath.decode(value, key: key) { return .success(sample) }
+        return decodeGeneral(value: value, key: key)
+    }
+
+    /// The general path: the strict parser's tape, then the contract's checks in order. It
+    /// decides every record the fast path leaves (and, in tests, the ones it takes).
+    mutating func decodeGeneral(value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<WorkoutEvent, Rejection> {
         do {
             try StrictJSONParser.parse(value, into: &tape)
         } catch {

@@ -23,6 +23,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same sample with a space after each colon: outside the fast path's plain form, so
+    // this is the general path (the strict parser's tape and the validator), for comparison.
+    let spaced = Array(
+        #"{"type": "sample","session": "s0000123","ts": 1717200000000,"quantity": "heart_rate","value": 142.5}"#.utf8)
+    Benchmark("WorkoutEventDecoder.decode sample, general path", configuration: configuration) { benchmark in
+        var decoder = WorkoutEventDecoder()
+        spaced.withUnsafeBytes { value in
+            key.withUnsafeBytes { key in
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { blackHole(decoder.decode(value: value, key: key)) }
+                benchmark.stopMeasurement()
+            }
+        }
+    }
+
     // The processor's path: encode into the writer's buffer and produce from it, no copy.
     Benchmark("ZoneChangeWriter.encode", configuration: configuration) { benchmark in
         let zones = try! ZoneConfiguration.validated(quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
