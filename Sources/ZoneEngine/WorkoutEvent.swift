@@ -15,7 +15,10 @@ public struct WorkoutEvent: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
         case sample(Quantity, value: Double, person: String?)
         case sampleSeries(Quantity, intervalMs: Int64, values: [Double], person: String?)
-        case sessionStart(SessionStartRequest)
+        /// Boxed: a start request holds both quantities' inline zone boundaries (hundreds of
+        /// bytes), and every sample's event would otherwise be as large and copied as such
+        /// (memmove was a tenth of a worker's time, benchmarks/README.md).
+        indirect case sessionStart(SessionStartRequest)
         case sessionEnd
         case pause
         case resume
