@@ -12,31 +12,23 @@ let benchmarks: @Sendable () -> Void = {
         #"{"type":"sample","session":"s0000123","ts":1717200000000,"quantity":"heart_rate","value":142.5}"#.utf8)
     let key = Array("s0000123".utf8)
 
-    Benchmark("WorkoutEventDecoder.decode sample", configuration: configuration) { benchmark in
-        var decoder = WorkoutEventDecoder()
-        sample.withUnsafeBytes { value in
-            key.withUnsafeBytes { key in
-                benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations { blackHole(decoder.decode(value: value, key: key)) }
-                benchmark.stopMeasurement()
+    func decoding(_ name: String, _ message: [UInt8]) {
+        Benchmark(name, configuration: configuration) { benchmark in
+            var decoder = WorkoutEventDecoder()
+            message.withUnsafeBytes { value in
+                key.withUnsafeBytes { key in
+                    benchmark.startMeasurement()
+                    for _ in benchmark.scaledIterations { blackHole(decoder.decode(value: value, key: key)) }
+                    benchmark.stopMeasurement()
+                }
             }
         }
     }
-
+    decoding("WorkoutEventDecoder.decode sample", sample)
     // The same sample with a space after each colon: outside the fast path's plain form, so
     // this is the general path (the strict parser's tape and the validator), for comparison.
-    let spaced = Array(
-        #"{"type": "sample","session": "s0000123","ts": 1717200000000,"quantity": "heart_rate","value": 142.5}"#.utf8)
-    Benchmark("WorkoutEventDecoder.decode sample, general path", configuration: configuration) { benchmark in
-        var decoder = WorkoutEventDecoder()
-        spaced.withUnsafeBytes { value in
-            key.withUnsafeBytes { key in
-                benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations { blackHole(decoder.decode(value: value, key: key)) }
-                benchmark.stopMeasurement()
-            }
-        }
-    }
+    decoding("WorkoutEventDecoder.decode sample, general path", Array(
+        #"{"type": "sample","session": "s0000123","ts": 1717200000000,"quantity": "heart_rate","value": 142.5}"#.utf8))
 
     // The processor's path: encode into the writer's buffer and produce from it, no copy.
     Benchmark("ZoneChangeWriter.encode", configuration: configuration) { benchmark in
