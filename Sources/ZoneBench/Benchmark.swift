@@ -160,10 +160,11 @@ public struct Benchmark: Sendable {
         let latency = try LatencyRun.measure(
             configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
             sessionCounts: sessionCounts, logger: logger)
-        // The latency floor: the same paced traffic through the Kafka path alone.
+        // The latency floor: the same paced traffic through the Kafka path alone, its outputs
+        // as large as ZoneStream's zone changes were.
         let floorLatency = try LatencyFloor.measure(
             kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input, output: latencyFloorTopics.output,
-            rate: latencyRate, seconds: latencySeconds, logger: logger)
+            rate: latencyRate, seconds: latencySeconds, outputBytes: latency.meanOutputBytes, logger: logger)
         let floorSorted = floorLatency.latenciesMs.sorted()
         let sorted = latency.latenciesMs.sorted()
         func percentile(_ p: Double, of values: [Double] = sorted) -> Double { Percentile.of(p, values) }

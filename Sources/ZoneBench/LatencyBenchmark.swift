@@ -17,6 +17,9 @@ public struct LatencyBenchmark: Sendable {
     public var runs: Int
     /// librdkafka properties for ZoneStream's own clients only (not the bench's producer or reader).
     public var kafkaProperties: [String: String]
+    /// ZoneStream's `commit_interval_ms`: how often a worker seals an epoch (and encodes and
+    /// produces the changelog of every session changed since the last one).
+    public var commitIntervalMs = ProcessorConfiguration.defaults.commitIntervalMs
     /// The `zonestream` executable, started as the embedded broker.
     public var executable: URL
 
@@ -46,6 +49,7 @@ public struct LatencyBenchmark: Sendable {
         public var outputPathP99: Double
         public var zoneChanges: Int
         public var achievedRate: Double
+        public var meanOutputBytes: Int
 
         init(_ result: LatencyRun.Result) {
             let sorted = result.latenciesMs.sorted()
@@ -62,16 +66,18 @@ public struct LatencyBenchmark: Sendable {
             outputPathP99 = Percentile.of(0.99, outputPath)
             zoneChanges = sorted.count
             achievedRate = result.achievedRate
+            meanOutputBytes = result.meanOutputBytes
         }
 
         public var summary: String {
-            String(format: "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d zone changes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
-                p50, p90, p99, p999, max, zoneChanges, achievedRate, untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
+            String(format: "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d zone changes of %d bytes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
+                p50, p90, p99, p999, max, zoneChanges, meanOutputBytes, achievedRate, untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
         }
     }
 
-    /// Runs it and prints each run's figures as it ends: the latency floor and ZoneStream,
-    /// alternated (floor first in odd runs), so neither always runs on a warmer broker.
+    /// Runs it and prints each run's figures as it ends: ZoneStream and the latency floor,
+    /// alternated (ZoneStream first in odd runs, so the floor knows the size of its outputs
+    /// from the start), so neither always runs on a warmer broker.
     public func run(logger: Logger) throws -> (zoneStream: [Figures], floor: [Figures]) {
         let prefixes = (1...max(1, runs)).map { "lat\($0)-" }
         let topics = prefixes.flatMap {
@@ -85,15 +91,16 @@ public struct LatencyBenchmark: Sendable {
         kafka.properties = kafkaProperties
         let producer = try KafkaProducer(configuration: benchKafka)
         let properties = kafkaProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        print("latency bench: \(rate) samples/s for \(seconds) s, \(partitions) partitions, \(workers) workers, ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
+        print("latency bench: \(rate) samples/s for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
         var zoneStream: [Figures] = []
         var floor: [Figures] = []
         for (index, prefix) in prefixes.enumerated() {
-            for floorTurn in index % 2 == 0 ? [true, false] : [false, true] {
+            for floorTurn in index % 2 == 0 ? [false, true] : [true, false] {
                 if floorTurn {
                     let result = try LatencyFloor.measure(
                         kafka: kafka, benchKafka: benchKafka, producer: producer, input: prefix + LatencyFloor.inputTopic,
-                        output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds, logger: logger)
+                        output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds,
+                        outputBytes: zoneStream.last?.meanOutputBytes ?? 0, logger: logger)
                     floor.append(Figures(result))
                     print("latency bench: run \(index + 1), floor:      \(floor[index].summary)")
                 } else {
@@ -102,6 +109,7 @@ public struct LatencyBenchmark: Sendable {
                     configuration.groupID = prefix + "zonestream"
                     configuration.createTopicPartitions = 0
                     configuration.workers = workers
+                    configuration.commitIntervalMs = commitIntervalMs
                     let result = try LatencyRun.measure(
                         configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds,
                         sessionCounts: [], logger: logger)

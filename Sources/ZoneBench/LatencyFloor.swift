@@ -9,8 +9,9 @@ import ZoneProcessor
 /// does (partitions forwarded to one queue, batches taken as they come) and produces every
 /// sample that crosses a zone (``BenchTraffic/crossesZone(_:)``) unchanged to an output topic,
 /// which the bench reads like ZoneStream's zone changes. Same traffic, same number of outputs
-/// at the same moments, same producer and consumer settings: ZoneStream's latency minus this
-/// one is what ZoneStream's own work and waits add on this machine and broker.
+/// at the same moments, of the same size (padded to `outputBytes`, ZoneStream's mean zone
+/// change), same producer and consumer settings: ZoneStream's latency minus this one is what
+/// ZoneStream's own work and waits add on this machine and broker.
 enum LatencyFloor {
     /// Topics of their own, so the floor never reads ZoneStream's records nor the other way round.
     static let inputTopic = "bench-latency-floor-events"
@@ -18,7 +19,7 @@ enum LatencyFloor {
 
     static func measure(
         kafka: KafkaConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, input: String, output: String,
-        rate: Int, seconds: Int, logger: Logger
+        rate: Int, seconds: Int, outputBytes: Int, logger: Logger
     ) throws -> LatencyRun.Result {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
         let forwarder = try KafkaProducer(configuration: kafka)
@@ -37,7 +38,9 @@ enum LatencyFloor {
                 queue.consumeBatch(timeoutMs: 100) { record in
                     guard let value = record.value, BenchTraffic.crossesZone(value) else { return }
                     do {
-                        try forwarder.produce(topic: output, key: record.key, value: value, tracker: nil)
+                        try padded(value, to: outputBytes).withUnsafeBytes {
+                            try forwarder.produce(topic: output, key: record.key, value: $0, tracker: nil)
+                        }
                     } catch {
                         refused.add(1, ordering: .relaxed)
                     }
@@ -59,6 +62,19 @@ enum LatencyFloor {
             throw BenchError("latency floor: \(refused.load(ordering: .relaxed)) forwarded records refused")
         }
         return LatencyRun.Result(
-            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: achieved, bytesPerSession: [])
+            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: achieved, bytesPerSession: [],
+            meanOutputBytes: reader.meanValueBytes)
+    }
+
+    /// The sample with a `"pad"` member of `x`s before its closing brace, `bytes` long in all
+    /// (unchanged when it is that long already); its `ts` stays the first one the reader finds.
+    static func padded(_ value: UnsafeRawBufferPointer, to bytes: Int) -> [UInt8] {
+        let member = Array(#","pad":""#.utf8)
+        var result = Array(value.dropLast())
+        guard bytes > value.count + member.count + 1 else { return Array(value) }
+        result += member
+        result += [UInt8](repeating: UInt8(ascii: "x"), count: bytes - value.count - member.count - 1)
+        result += Array(#""}"#.utf8)
+        return result
     }
 }

@@ -21,6 +21,8 @@ enum LatencyRun {
         var untilProducedMs: [Double]
         var achievedRate: Double
         var bytesPerSession: [Double]
+        /// The mean size of the outputs read (zone-change events, or the floor's forwards).
+        var meanOutputBytes = 0
     }
 
     static func measure(
@@ -43,6 +45,7 @@ enum LatencyRun {
         reader.waitUntilQuiet()
         let latencies = reader.latencies
         let untilProduced = reader.untilProduced
+        let meanOutputBytes = reader.meanValueBytes
 
         // Memory per live session: RSS growth while sessions are added and held.
         var perSession: [Double] = []
@@ -64,7 +67,9 @@ enum LatencyRun {
             perSession.append(Double(ProcessMemory.residentBytes().current - before) / Double(max(added, 1)))
             total = count
         }
-        return Result(latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, bytesPerSession: perSession)
+        return Result(
+            latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, bytesPerSession: perSession,
+            meanOutputBytes: meanOutputBytes)
     }
 
     /// Sessions of the paced samples; each changes zone every 10th sample, all in the same step.
@@ -98,6 +103,7 @@ enum LatencyRun {
 final class ZoneChangeLatencyReader: Sendable {
     private let consumer: KafkaConsumer
     private let values = NIOLockedValueBox<[(total: Double, untilProduced: Double)]>([])
+    private let valueBytes = Atomic<Int>(0)
     private let running = Atomic<Bool>(true)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
@@ -116,6 +122,7 @@ final class ZoneChangeLatencyReader: Sendable {
                     let latency = Date().timeIntervalSince1970 * 1000 - Double(ts)
                     let untilProduced = Double(record.timestampMs - ts)
                     values.withLockedValue { $0.append((latency, untilProduced)) }
+                    valueBytes.add(value.count, ordering: .relaxed)
                 }
             }
         }
@@ -124,6 +131,7 @@ final class ZoneChangeLatencyReader: Sendable {
 
     var latencies: [Double] { values.withLockedValue { $0.map(\.total) } }
     var untilProduced: [Double] { values.withLockedValue { $0.map(\.untilProduced) } }
+    var meanValueBytes: Int { valueBytes.load(ordering: .relaxed) / max(1, values.withLockedValue { $0.count }) }
 
     /// Waits until no zone change has arrived for half a second (the last ones are in), at
     /// most 10 s.
