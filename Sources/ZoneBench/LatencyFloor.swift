@@ -24,11 +24,7 @@ enum LatencyFloor {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
         let forwarder = try KafkaProducer(configuration: kafka)
         let queue = consumer.makeQueue(batchSize: 4096)
-        var partitions: [TopicPartition] = []
-        for partition in 0..<Int32(try consumer.partitionCount(topic: input)) {
-            let end = try consumer.watermarks(TopicPartition(topic: input, partition: partition)).high
-            partitions.append(TopicPartition(topic: input, partition: partition, offset: end))
-        }
+        let partitions = try ZoneChangeLatencyReader.partitionsAtEnd(of: input, consumer: consumer)
         for partition in partitions { consumer.forward(partition, to: queue) }
         try consumer.assign(partitions)
         let running = Atomic<Bool>(true)

@@ -109,12 +109,7 @@ final class ZoneChangeLatencyReader: Sendable {
 
     init(kafka: KafkaConfiguration, topic: String, logger: Logger) throws {
         consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
-        var partitions: [TopicPartition] = []
-        for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
-            let end = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
-            partitions.append(TopicPartition(topic: topic, partition: partition, offset: end))
-        }
-        try consumer.assign(partitions)
+        try consumer.assign(try Self.partitionsAtEnd(of: topic, consumer: consumer))
         let thread = JoinableThread(name: "zs-bench-read") { [self] in
             while running.load(ordering: .relaxed) {
                 consumer.poll(timeoutMs: 20) { record in
@@ -127,6 +122,14 @@ final class ZoneChangeLatencyReader: Sendable {
             }
         }
         self.thread.withLockedValue { $0 = thread }
+    }
+
+    /// Every partition of `topic` at its current end, to read only what comes from now on.
+    static func partitionsAtEnd(of topic: String, consumer: KafkaConsumer) throws -> [TopicPartition] {
+        try (0..<Int32(consumer.partitionCount(topic: topic))).map { partition in
+            let end = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
+            return TopicPartition(topic: topic, partition: partition, offset: end)
+        }
     }
 
     var latencies: [Double] { values.withLockedValue { $0.map(\.total) } }

@@ -29,21 +29,31 @@ enum EventValidator {
         return .unknown
     }
 
-    static func quantity(_ value: some JSONValueView) -> Quantity? {
-        if value.stringEquals("heart_rate") { return .heartRate }
-        if value.stringEquals("cycling_power") { return .cyclingPower }
+    static func quantity(_ value: some JSONValueView) -> Quantity? { quantity { value.stringEquals($0) } }
+
+    /// The quantity a name matcher accepts: the one list of quantity names, shared with
+    /// ``SampleFastPath``.
+    static func quantity(matching equals: (StaticString) -> Bool) -> Quantity? {
+        if equals("heart_rate") { return .heartRate }
+        if equals("cycling_power") { return .cyclingPower }
         return nil
     }
 
     /// The factor of an accepted unit for the quantity, matched without allocating.
     static func unitFactor(_ value: some JSONValueView, for quantity: Quantity) -> Double? {
+        unitFactor(for: quantity) { value.stringEquals($0) }
+    }
+
+    /// The factor of the unit a matcher accepts: the one list of accepted units, shared with
+    /// ``SampleFastPath``.
+    static func unitFactor(for quantity: Quantity, matching equals: (StaticString) -> Bool) -> Double? {
         switch quantity {
         case .heartRate:
-            if value.stringEquals("count/min") || value.stringEquals("bpm") { return 1 }
-            if value.stringEquals("count/s") { return 60 }
+            if equals("count/min") || equals("bpm") { return 1 }
+            if equals("count/s") { return 60 }
         case .cyclingPower:
-            if value.stringEquals("W") { return 1 }
-            if value.stringEquals("kW") { return 1000 }
+            if equals("W") { return 1 }
+            if equals("kW") { return 1000 }
         }
         return nil
     }

@@ -67,17 +67,12 @@ enum SampleFastPath {
         else { return nil }
         func view(_ span: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[span]) }
         guard equals(view(type), "sample") else { return nil }
-        let quantity: Quantity
-        if equals(view(quantitySpan), "heart_rate") {
-            quantity = .heartRate
-        } else if equals(view(quantitySpan), "cycling_power") {
-            quantity = .cyclingPower
-        } else {
-            return nil
-        }
+        guard let quantity = EventValidator.quantity(matching: { equals(view(quantitySpan), $0) }) else { return nil }
         var factor = 1.0
         if let unit = spans.unit {
-            guard let unitFactor = unitFactor(view(unit), for: quantity) else { return nil }
+            guard let unitFactor = EventValidator.unitFactor(for: quantity, matching: { equals(view(unit), $0) }) else {
+                return nil
+            }
             factor = unitFactor
         }
         guard (1...EventValidator.maximumSessionBytes).contains(session.count) else { return nil }
@@ -98,19 +93,6 @@ enum SampleFastPath {
         return WorkoutEvent(
             session: String(decoding: view(session), as: UTF8.self), timestamp: timestamp,
             body: .sample(quantity, value: value, person: person))
-    }
-
-    /// The units ``EventValidator/unitFactor(_:for:)`` accepts, matched on raw bytes.
-    private static func unitFactor(_ unit: UnsafeRawBufferPointer, for quantity: Quantity) -> Double? {
-        switch quantity {
-        case .heartRate:
-            if equals(unit, "count/min") || equals(unit, "bpm") { return 1 }
-            if equals(unit, "count/s") { return 60 }
-        case .cyclingPower:
-            if equals(unit, "W") { return 1 }
-            if equals(unit, "kW") { return 1000 }
-        }
-        return nil
     }
 
     /// The index of the closing quote of a string starting at `start` (just past its opening
