@@ -2,7 +2,7 @@ import Foundation
 
 /// The benchmark's results: printed as a table, written as JSON and as an SVG plot.
 struct BenchReport: Codable {
-    /// "embedded mock broker" or the cluster's bootstrap servers.
+    /// "embedded mock cluster of N brokers" or the cluster's bootstrap servers.
     var broker: String
     var machine: String
     var records: Int

@@ -16,6 +16,9 @@ public struct Benchmark: Sendable {
     public var records: Int
     /// Partitions of the input topics (each mock partition keeps about 5 MB).
     public var partitions: Int
+    /// Brokers of the embedded cluster. A client fetches from each broker on a thread of its
+    /// own, so with one broker every consumer (the bare one too) reads on a single thread.
+    public var brokers: Int
     public var workers: Int
     /// Samples per second of the latency run, and its length.
     public var latencyRate: Int
@@ -35,12 +38,13 @@ public struct Benchmark: Sendable {
     public static var knownPeers: [String] { PeerRun.known }
 
     public init(
-        records: Int, partitions: Int, workers: Int, latencyRate: Int, latencySeconds: Int, output: String,
+        records: Int, partitions: Int, brokers: Int = 3, workers: Int, latencyRate: Int, latencySeconds: Int, output: String,
         smoke: Bool, bootstrapServers: String?, peer: String?,
         executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
     ) {
         self.records = records
         self.partitions = partitions
+        self.brokers = brokers
         self.workers = workers
         self.latencyRate = latencyRate
         self.latencySeconds = latencySeconds
@@ -89,15 +93,20 @@ public struct Benchmark: Sendable {
         } else {
             let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
-                partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ",")],
+                partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ","), "--brokers", "\(brokers)"],
                 executable: executable)
             bootstrap = embedded.bootstrapServers
             broker = embedded
         }
         defer { broker?.stop() }
         let kafka = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench")
+        // The paced runs' producer lingers as ZoneStream's does; the preload's lingers long, so
+        // the records lie in full batches whatever the traffic (a consumer's cost is largely per
+        // batch: with 5 ms the gym preload's batches were small and the bare consumer read 0.4
+        // instead of 1 M records/s).
         let producer = try KafkaProducer(configuration: kafka)
-        print("bench: broker \(bootstrap)\(broker == nil ? "" : " (embedded)"), \(records) records, \(partitions) partitions, \(workers) workers")
+        let preloadProducer = try KafkaProducer(configuration: kafka, properties: Self.preloadProducerProperties)
+        print("bench: broker \(bootstrap)\(broker == nil ? "" : " (embedded, \(brokers) brokers)"), \(records) records, \(partitions) partitions, \(workers) workers")
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
         let sessions = max(1, records / 200)
@@ -108,12 +117,12 @@ public struct Benchmark: Sendable {
                 let id = BenchTraffic.sessionID(index, prefix: "t")
                 let ts = 1_717_200_000_000 + Int64(step) * 1000
                 let value = step == 0 ? BenchTraffic.start(id, ts: ts) : BenchTraffic.sample(id, ts: ts, step: step)
-                try producer.produce(topic: topics.workoutEvents, key: Array(id.utf8), value: value, tracker: nil)
+                try preloadProducer.produce(topic: topics.workoutEvents, key: Array(id.utf8), value: value, tracker: nil)
                 produced += 1
             }
             if produced >= records { break }
         }
-        try producer.flush(timeoutMs: 120_000)
+        try preloadProducer.flush(timeoutMs: 120_000)
         print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
@@ -142,7 +151,7 @@ public struct Benchmark: Sendable {
         gymConfiguration.topics = gymTopics
         let gym = try GymRun.measure(
             configuration: gymConfiguration, records: records, classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
-            changelogPrefix: changelogPrefix, producer: producer, logger: logger)
+            changelogPrefix: changelogPrefix, producer: preloadProducer, logger: logger)
         print(gym.summary)
         let peerFigures = try peer.map { name in
             let figures = try PeerRun.measure(
@@ -183,7 +192,7 @@ public struct Benchmark: Sendable {
             } + [[100, values.last ?? 0]]
         }
         let report = BenchReport(
-            broker: bootstrapServers ?? "embedded mock broker (a child process)",
+            broker: bootstrapServers ?? "embedded mock cluster of \(brokers) brokers (a child process)",
             machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
             records: records, partitions: partitions, workers: workers,
             ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
@@ -203,8 +212,11 @@ public struct Benchmark: Sendable {
         try encoder.encode(report).write(to: URL(fileURLWithPath: "\(output)/bench.json"))
         try report.svg.write(toFile: "\(output)/bench.svg", atomically: true, encoding: .utf8)
         print("bench: wrote \(output)/bench.json and \(output)/bench.svg")
-        withExtendedLifetime(producer) {}
+        withExtendedLifetime((producer, preloadProducer)) {}
     }
+
+    /// The preload's producer: a linger of 100 ms fills batches (up to librdkafka's 1 MB).
+    static let preloadProducerProperties = ["linger.ms": "100", "batch.num.messages": "100000"]
 
     /// The consumer groups of the processor runs, each with its own changelog topic.
     static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-latency"] + GymRun.groups

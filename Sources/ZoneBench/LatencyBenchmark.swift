@@ -20,6 +20,8 @@ public struct LatencyBenchmark: Sendable {
     /// ZoneStream's `commit_interval_ms`: how often a worker seals an epoch (and encodes and
     /// produces the changelog of every session changed since the last one).
     public var commitIntervalMs = ProcessorConfiguration.defaults.commitIntervalMs
+    /// Brokers of the embedded cluster, as in ``Benchmark/brokers``.
+    public var brokers = 3
     /// The `zonestream` executable, started as the embedded broker.
     public var executable: URL
 
@@ -84,7 +86,8 @@ public struct LatencyBenchmark: Sendable {
             Benchmark.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
         }
         let broker = try BrokerProcess(
-            partitions: partitions, extraArguments: ["--extra-topics", topics.joined(separator: ",")], executable: executable)
+            partitions: partitions, extraArguments: ["--extra-topics", topics.joined(separator: ","), "--brokers", "\(brokers)"],
+            executable: executable)
         defer { broker.stop() }
         let benchKafka = KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench")
         var kafka = benchKafka

@@ -12,6 +12,7 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
     @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32
+    @Option(help: "Brokers of the embedded cluster (a client reads each broker on a thread of its own).") var brokers = 3
     @Option(help: "ZoneStream worker threads.") var workers = 2
     @Option(help: "Sample rate of the latency run.") var latencyRate = 100_000
     @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
@@ -25,6 +26,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
 
     func validate() throws {
+        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
         if let peer, !Benchmark.knownPeers.contains(peer) {
             throw ValidationError("--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
         }
@@ -33,7 +35,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let logger = Logs.bootstrap(level: "warning")
         let benchmark = Benchmark(
-            records: records, partitions: partitions, workers: workers, latencyRate: latencyRate,
+            records: records, partitions: partitions, brokers: brokers, workers: workers, latencyRate: latencyRate,
             latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers, peer: peer)
         try benchmark.run(logger: logger)
     }

@@ -23,6 +23,11 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "Extra topics to create (comma-separated).")
     var extraTopics: String?
 
+    func validate() throws {
+        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
+        guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+    }
+
     func run() async throws {
         let cluster = try EmbeddedBroker.start(brokers: brokers, partitions: partitions,
             extraTopics: extraTopics?.split(separator: ",").map(String.init) ?? [])

@@ -15,6 +15,7 @@ struct LatencyBenchCommand: ParsableCommand {
     @Option(help: "Runs, each with a fresh processor and topics of its own.") var runs = 1
     @Option(help: "Partitions of each topic.") var topicPartitions = 32
     @Option(help: "ZoneStream worker threads.") var workerThreads = 2
+    @Option(help: "Brokers of the embedded cluster.") var brokers = 3
     @Option(help: "ZoneStream's commit_interval_ms (how often a worker seals an epoch and writes its changelog).")
     var commitIntervalMs = 1000
     @Option(name: .customLong("kafka-property"), help: "KEY=VALUE: a librdkafka property for ZoneStream's clients (repeatable).")
@@ -26,6 +27,7 @@ struct LatencyBenchCommand: ParsableCommand {
         guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1 to 20") }
         guard (1...64).contains(topicPartitions) else { throw ValidationError("--topic-partitions must be 1 to 64") }
         guard (1...64).contains(workerThreads) else { throw ValidationError("--worker-threads must be 1 to 64") }
+        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
         guard (10...600_000).contains(commitIntervalMs) else { throw ValidationError("--commit-interval-ms must be 10 to 600000") }
         for property in kafkaProperties where !property.contains("=") {
             throw ValidationError("--kafka-property '\(property)': expected KEY=VALUE")
@@ -43,6 +45,7 @@ struct LatencyBenchCommand: ParsableCommand {
             rate: rate, seconds: seconds, partitions: topicPartitions, workers: workerThreads, runs: runs,
             kafkaProperties: properties)
         benchmark.commitIntervalMs = commitIntervalMs
+        benchmark.brokers = brokers
         _ = try benchmark.run(logger: logger)
     }
 }
