@@ -113,11 +113,34 @@ import ZoneSupport
         #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":900}"#,
         #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate"}"#,
         #"{"type":"pause","session":"s","ts":5}"#,
+        #"{"type":"samples","session":"s","ts":5,"quantity":"heart_rate","value":100}"#,
+        #"{"type":"sample","session":"s","ts":5,"tsx":1,"quantity":"heart_rate","value":100}"#,
+        #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rates","value":100}"#,
+        #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rat","value":100}"#,
+        #"{"type":"sample","session":"s","ts":1234567890123456,"quantity":"heart_rate","value":100}"#,
+        #"{"type":"sample","session":"s","ts":05,"quantity":"heart_rate","value":100}"#,
+        #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":100.}"#,
+        #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":-01}"#,
+        #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":100,"value":101}"#,
         #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":100} "#,
     ])
     func recordsOutsideThePlainFormAreLeftToTheGeneralPath(text: String) {
         let (fast, _) = Self.both(Array(text.utf8), key: Array("s".utf8))
         #expect(fast == nil)
+        #expect(DecoderAgreement.check(Array(text.utf8), key: Array("s".utf8)) == .agreed)
+    }
+
+    /// Edges of the number forms: whichever path decides, they agree.
+    @Test(arguments: [
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":-0}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":0}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":-0.0}"#,
+        #"{"type":"sample","session":"s","ts":999999999999999,"quantity":"heart_rate","value":100.000000000001}"#,
+        #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":60,"unit":"count/min"}"#,
+    ])
+    func numberEdgesAgree(text: String) {
+        let (fast, general) = Self.both(Array(text.utf8), key: Array("s".utf8))
+        if let fast { #expect(general == .success(fast)) }
         #expect(DecoderAgreement.check(Array(text.utf8), key: Array("s".utf8)) == .agreed)
     }
 

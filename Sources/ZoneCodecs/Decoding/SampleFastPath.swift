@@ -14,36 +14,54 @@ import ZoneEngine
 /// outside the subset, and every record the general path would reject, gives nil: the general
 /// path then decodes it and says why. So the fast path decides nothing on its own; it only
 /// skips the tape and the field table for records that are plainly well formed.
+///
+/// One pass, byte literals instead of scans where the bytes are known: a key is matched with
+/// its closing quote and colon (`"type":`), `"sample"` and the quantity names with their
+/// quotes, and `ts` is converted while its digits are checked.
 enum SampleFastPath {
     private static let quote = UInt8(ascii: "\"")
 
     static func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> WorkoutEvent? {
         let count = bytes.count
         guard count >= 2, bytes[0] == UInt8(ascii: "{"), bytes[count - 1] == UInt8(ascii: "}") else { return nil }
-        var spans = Spans()
+        var fields = Fields()
         var position = 1
         while true {
-            guard position < count, bytes[position] == quote,
-                let keyEnd = stringEnd(bytes, from: position + 1),
-                keyEnd + 1 < count, bytes[keyEnd + 1] == UInt8(ascii: ":"),
-                let field = EventField(key: UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<keyEnd]))
+            // `"name":`, then the value.
+            guard position < count, bytes[position] == quote, let (field, keyLength) = field(bytes, at: position + 1),
+                fields.markSeen(field)
             else { return nil }
-            position = keyEnd + 2
-            let start = position
+            position += 1 + keyLength
             switch field {
-            case .type, .session, .quantity, .unit, .person:
+            case .type:
+                // Only samples take this path; every other type is the general path's.
+                guard matches(bytes, at: position, "\"sample\"") else { return nil }
+                position += 8
+            case .quantity:
+                var nameLength = 0
+                guard position < count, bytes[position] == quote,
+                    let quantity = EventValidator.quantity(matching: { name in
+                        nameLength = name.utf8CodeUnitCount
+                        return quoted(bytes, at: position + 1, name)
+                    })
+                else { return nil }
+                fields.quantity = quantity
+                position += nameLength + 2
+            case .session, .unit, .person:
                 guard position < count, bytes[position] == quote, let end = stringEnd(bytes, from: position + 1) else { return nil }
+                let span = (position + 1)..<end
+                if field == .session { fields.session = span } else if field == .unit { fields.unit = span } else { fields.person = span }
                 position = end + 1
-                guard spans.set(field, start + 1, end) else { return nil }
             case .ts:
-                guard let end = numberEnd(bytes, from: position, fraction: false), bytes[start] != UInt8(ascii: "-") else { return nil }
+                // Not negative, at most 15 digits: within 0...2^53.
+                guard let (timestamp, end) = digits(bytes, from: position), end - position <= 15 else { return nil }
+                fields.timestamp = timestamp
                 position = end
-                guard spans.set(field, start, end) else { return nil }
             case .value:
-                guard let end = numberEnd(bytes, from: position, fraction: true) else { return nil }
+                guard let (end, isInteger) = numberEnd(bytes, from: position) else { return nil }
+                fields.value = position..<end
+                fields.valueIsInteger = isInteger
                 position = end
-                guard spans.set(field, start, end) else { return nil }
-                spans.valueIsInteger = !bytes[start..<end].contains(UInt8(ascii: "."))
             case .intervalMs, .values, .activity, .zones:
                 return nil
             }
@@ -57,19 +75,17 @@ enum SampleFastPath {
                 return nil
             }
         }
-        return event(bytes, spans, key: key)
+        return event(bytes, fields, key: key)
     }
 
     /// The event of a record in the subset, or nil when the general path has to judge it.
-    private static func event(_ bytes: UnsafeRawBufferPointer, _ spans: Spans, key: UnsafeRawBufferPointer?) -> WorkoutEvent? {
-        guard let type = spans.type, let session = spans.session, let tsSpan = spans.ts, let quantitySpan = spans.quantity,
-            let valueSpan = spans.value
+    private static func event(_ bytes: UnsafeRawBufferPointer, _ fields: Fields, key: UnsafeRawBufferPointer?) -> WorkoutEvent? {
+        guard fields.has(.type), let session = fields.session, let timestamp = fields.timestamp,
+            let quantity = fields.quantity, let valueSpan = fields.value
         else { return nil }
         func view(_ span: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[span]) }
-        guard equals(view(type), "sample") else { return nil }
-        guard let quantity = EventValidator.quantity(matching: { equals(view(quantitySpan), $0) }) else { return nil }
         var factor = 1.0
-        if let unit = spans.unit {
+        if let unit = fields.unit {
             guard let unitFactor = EventValidator.unitFactor(for: quantity, matching: { equals(view(unit), $0) }) else {
                 return nil
             }
@@ -77,11 +93,9 @@ enum SampleFastPath {
         }
         guard (1...EventValidator.maximumSessionBytes).contains(session.count) else { return nil }
         if let key, !equals(view(session), key) { return nil }
-        if let person = spans.person, person.count > EventValidator.maximumPersonBytes { return nil }
-        // At most 15 digits and not negative: within 0...2^53.
-        guard let timestamp = NumberText.integer(bytes, start: tsSpan.lowerBound, end: tsSpan.upperBound) else { return nil }
+        if let person = fields.person, person.count > EventValidator.maximumPersonBytes { return nil }
         let number: Double
-        if spans.valueIsInteger {
+        if fields.valueIsInteger {
             guard let integer = NumberText.integer(bytes, start: valueSpan.lowerBound, end: valueSpan.upperBound) else { return nil }
             number = Double(integer)
         } else {
@@ -89,10 +103,46 @@ enum SampleFastPath {
         }
         let value = number * factor
         guard value.isFinite, quantity.isValidReading(value) else { return nil }
-        let person = spans.person.map { String(decoding: view($0), as: UTF8.self) }
+        let person = fields.person.map { String(decoding: view($0), as: UTF8.self) }
         return WorkoutEvent(
             session: String(decoding: view(session), as: UTF8.self), timestamp: timestamp,
             body: .sample(quantity, value: value, person: person))
+    }
+
+    /// The sample field whose key starts at `index` (just past its opening quote), and the
+    /// length of the key's name with its closing quote and the colon; nil for any other key.
+    @inline(__always)
+    private static func field(_ bytes: UnsafeRawBufferPointer, at index: Int) -> (EventField, Int)? {
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "t"):
+            if matches(bytes, at: index, "type\":") { return (.type, 6) }
+            if matches(bytes, at: index, "ts\":") { return (.ts, 4) }
+        case UInt8(ascii: "s"): if matches(bytes, at: index, "session\":") { return (.session, 9) }
+        case UInt8(ascii: "q"): if matches(bytes, at: index, "quantity\":") { return (.quantity, 10) }
+        case UInt8(ascii: "v"): if matches(bytes, at: index, "value\":") { return (.value, 7) }
+        case UInt8(ascii: "u"): if matches(bytes, at: index, "unit\":") { return (.unit, 6) }
+        case UInt8(ascii: "p"): if matches(bytes, at: index, "person\":") { return (.person, 8) }
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether `literal` lies at `index`.
+    @inline(__always)
+    private static func matches(_ bytes: UnsafeRawBufferPointer, at index: Int, _ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= bytes.count else { return false }
+        let text = literal.utf8Start
+        for offset in 0..<length where bytes[index + offset] != text[offset] { return false }
+        return true
+    }
+
+    /// Whether `text` and then a closing quote lie at `index`.
+    @inline(__always)
+    private static func quoted(_ bytes: UnsafeRawBufferPointer, at index: Int, _ text: StaticString) -> Bool {
+        let end = index + text.utf8CodeUnitCount
+        return end < bytes.count && bytes[end] == quote && matches(bytes, at: index, text)
     }
 
     /// The index of the closing quote of a string starting at `start` (just past its opening
@@ -102,33 +152,48 @@ enum SampleFastPath {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == quote { return index }
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+            // 0x20...0x7E but not `\`: one unsigned compare for the range.
+            guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\\") else { return nil }
             index += 1
         }
         return nil
     }
 
-    /// The end of a JSON number at `start`: `-`? (`0` | [1-9][0-9]*), with `fraction` also
-    /// (`.` [0-9]+)?; at most 15 digits in all, so it converts exactly and fits any range
-    /// checked here. nil when the bytes are not such a number.
-    private static func numberEnd(_ bytes: UnsafeRawBufferPointer, from start: Int, fraction: Bool) -> Int? {
+    /// An integer without sign at `start` (`0` or [1-9][0-9]*, at most 18 digits) and its end.
+    @inline(__always)
+    private static func digits(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Int64, Int)? {
         var index = start
-        if index < bytes.count && bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let integerStart = index
-        while index < bytes.count && isDigit(bytes[index]) { index += 1 }
-        var digits = index - integerStart
-        guard digits >= 1, digits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
-        if fraction && index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+        var value: Int64 = 0
+        while index < bytes.count, index - start < 18 {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int64(digit)
             index += 1
-            let fractionStart = index
-            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
-            guard index > fractionStart else { return nil }
-            digits += index - fractionStart
         }
-        return digits <= 15 ? index : nil
+        let count = index - start
+        guard count >= 1, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        return (value, index)
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    /// The end of a JSON number at `start`: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)?, at most 15
+    /// digits in all, so it converts exactly and fits any range checked here; nil otherwise.
+    /// With the end, whether it is an integer (no fraction).
+    private static func numberEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Int, Bool)? {
+        var index = start
+        if index < bytes.count && bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard let (_, integerEnd) = digits(bytes, from: index) else { return nil }
+        var count = integerEnd - index
+        index = integerEnd
+        let isInteger = index >= bytes.count || bytes[index] != UInt8(ascii: ".")
+        if !isInteger {
+            index += 1
+            let fractionStart = index
+            while index < bytes.count && bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            guard index > fractionStart else { return nil }
+            count += index - fractionStart
+        }
+        return count <= 15 ? (index, isInteger) : nil
+    }
 
     private static func equals(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
         equals(bytes, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -140,37 +205,26 @@ enum SampleFastPath {
         return memcmp(left, right, bytes.count) == 0
     }
 
-    /// Where each field's token lies (strings: between the quotes).
-    private struct Spans {
-        var type: Range<Int>?
+    /// What the pass found: each field at most once (a repeated key is jansson's last-wins
+    /// rule, the general path's to apply), strings as spans between their quotes.
+    private struct Fields {
+        private var seen: UInt16 = 0
         var session: Range<Int>?
-        var ts: Range<Int>?
-        var quantity: Range<Int>?
-        var value: Range<Int>?
         var unit: Range<Int>?
         var person: Range<Int>?
+        var timestamp: Int64?
+        var quantity: Quantity?
+        var value: Range<Int>?
         var valueIsInteger = true
 
-        /// Records a field's span; false for a field seen before (jansson's last-wins rule
-        /// is the general path's to apply).
-        mutating func set(_ field: EventField, _ start: Int, _ end: Int) -> Bool {
-            let span = start..<end
-            switch field {
-            case .type: return Self.store(&type, span)
-            case .session: return Self.store(&session, span)
-            case .ts: return Self.store(&ts, span)
-            case .quantity: return Self.store(&quantity, span)
-            case .value: return Self.store(&value, span)
-            case .unit: return Self.store(&unit, span)
-            case .person: return Self.store(&person, span)
-            case .intervalMs, .values, .activity, .zones: return false
-            }
-        }
-
-        private static func store(_ slot: inout Range<Int>?, _ span: Range<Int>) -> Bool {
-            guard slot == nil else { return false }
-            slot = span
+        /// Notes the field; false when it was seen before.
+        mutating func markSeen(_ field: EventField) -> Bool {
+            let bit: UInt16 = 1 << UInt16(field.rawValue)
+            guard seen & bit == 0 else { return false }
+            seen |= bit
             return true
         }
+
+        func has(_ field: EventField) -> Bool { seen & (1 << UInt16(field.rawValue)) != 0 }
     }
 }
