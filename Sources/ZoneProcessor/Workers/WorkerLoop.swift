@@ -133,9 +133,13 @@ struct WorkerLoop {
         guard !failed, record.error == nil else { return }
         if batchStartedNs == 0 { batchStartedNs = DispatchTime.now().uptimeNanoseconds }
         let partition = record.partition
-        if partitions.index(forKey: partition) == nil { handleCommands() }
+        var found = partitions.index(forKey: partition)
+        if found == nil {
+            handleCommands()
+            found = partitions.index(forKey: partition)
+        }
         // Not (or no longer) ours: the new owner reads it from the committed offset.
-        guard let slot = partitions.index(forKey: partition) else { return }
+        guard let slot = found else { return }
         let offset = record.offset
         // A record delivered again (same partition and offset) changes nothing.
         guard !partitions.values[slot].hasApplied(offset: offset) else { return }
