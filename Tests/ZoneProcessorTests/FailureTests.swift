@@ -58,7 +58,10 @@ struct FailureTests {
         for processor in processors { #expect(processor.waitForOutput("partitions assigned", seconds: 30)) }
         let collector = try OutputCollector(bootstrap: bootstrap, topics: ["zone-changes"])
         defer { collector.stop() }
-        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "kill", rate: 450)
+        // 200 s classes at 450 records/s: about 40 s of traffic, enough for the flow, the
+        // recovery (6-11 s) and the added instance's rebalance on a loaded machine (120 s
+        // classes, about 24 s, ran out once under a full parallel test run).
+        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "kill", sessionSeconds: 200, rate: 450)
         // Mid-stream: outputs are flowing (the victim has applied and written state).
         #expect(processors[1].waitForOutput("partitions assigned", seconds: 5))
         Self.waitForFlow(collector, zoneChanges: 200)
