@@ -26,7 +26,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
 
     func validate() throws {
-        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
+        try BrokerCommand.validate(brokers: brokers)
         if let peer, !Benchmark.knownPeers.contains(peer) {
             throw ValidationError("--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
         }

@@ -24,8 +24,13 @@ struct BrokerCommand: AsyncParsableCommand {
     var extraTopics: String?
 
     func validate() throws {
-        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
+        try Self.validate(brokers: brokers)
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+    }
+
+    /// The one check of a `--brokers` option (`broker`, `bench`, `bench latency`).
+    static func validate(brokers: Int) throws {
+        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
     }
 
     func run() async throws {

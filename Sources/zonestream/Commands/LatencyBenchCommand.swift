@@ -27,7 +27,7 @@ struct LatencyBenchCommand: ParsableCommand {
         guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1 to 20") }
         guard (1...64).contains(topicPartitions) else { throw ValidationError("--topic-partitions must be 1 to 64") }
         guard (1...64).contains(workerThreads) else { throw ValidationError("--worker-threads must be 1 to 64") }
-        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
+        try BrokerCommand.validate(brokers: brokers)
         guard (10...600_000).contains(commitIntervalMs) else { throw ValidationError("--commit-interval-ms must be 10 to 600000") }
         for property in kafkaProperties where !property.contains("=") {
             throw ValidationError("--kafka-property '\(property)': expected KEY=VALUE")

@@ -53,6 +53,17 @@ struct SettingsValidationTests {
         #expect(!output.contains("NSCocoaErrorDomain"))
     }
 
+    /// The embedded cluster's size is refused out of range by every command that takes it,
+    /// before a broker starts.
+    @Test(arguments: [["broker", "--brokers", "0"], ["bench", "--brokers", "17"], ["bench", "latency", "--brokers", "0"],
+        ["broker", "--partitions", "0"]])
+    func aBadClusterSizeIsRefusedBeforeAnythingStarts(_ arguments: [String]) throws {
+        let (status, output) = try Self.run(arguments)
+        #expect(status != 0)
+        #expect(output.contains(arguments[arguments.count - 2]), "the option is named: \(output)")
+        #expect(!output.contains("127.0.0.1"), "nothing started: \(output)")
+    }
+
     @Test func aBadValueInTheFileIsNamedByFileAndLine() throws {
         let path = try Self.file("workers: 2\nhttp:\n  port: 70000\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
