@@ -17,7 +17,7 @@ import ZoneEngine
 ///
 /// One pass, byte literals instead of scans where the bytes are known: a key is matched with
 /// its closing quote and colon (`"type":`), `"sample"` and the quantity names with their
-/// quotes, and `ts` is converted while its digits are checked.
+/// quotes; numbers are checked as they are scanned and converted by ``NumberText``.
 enum SampleFastPath {
     private static let quote = UInt8(ascii: "\"")
 
@@ -54,7 +54,9 @@ enum SampleFastPath {
                 position = end + 1
             case .ts:
                 // Not negative, at most 15 digits: within 0...2^53.
-                guard let (timestamp, end) = digits(bytes, from: position), end - position <= 15 else { return nil }
+                guard let end = digitsEnd(bytes, from: position), end - position <= 15,
+                    let timestamp = NumberText.integer(bytes, start: position, end: end)
+                else { return nil }
                 fields.timestamp = timestamp
                 position = end
             case .value:
@@ -116,16 +118,17 @@ enum SampleFastPath {
         guard index < bytes.count else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "t"):
-            if matches(bytes, at: index, "type\":") { return (.type, 6) }
-            if matches(bytes, at: index, "ts\":") { return (.ts, 4) }
-        case UInt8(ascii: "s"): if matches(bytes, at: index, "session\":") { return (.session, 9) }
-        case UInt8(ascii: "q"): if matches(bytes, at: index, "quantity\":") { return (.quantity, 10) }
-        case UInt8(ascii: "v"): if matches(bytes, at: index, "value\":") { return (.value, 7) }
-        case UInt8(ascii: "u"): if matches(bytes, at: index, "unit\":") { return (.unit, 6) }
-        case UInt8(ascii: "p"): if matches(bytes, at: index, "person\":") { return (.person, 8) }
-        default: break
+            return key(.type, "type\":") ?? key(.ts, "ts\":")
+        case UInt8(ascii: "s"): return key(.session, "session\":")
+        case UInt8(ascii: "q"): return key(.quantity, "quantity\":")
+        case UInt8(ascii: "v"): return key(.value, "value\":")
+        case UInt8(ascii: "u"): return key(.unit, "unit\":")
+        case UInt8(ascii: "p"): return key(.person, "person\":")
+        default: return nil
         }
-        return nil
+        func key(_ field: EventField, _ text: StaticString) -> (EventField, Int)? {
+            matches(bytes, at: index, text) ? (field, text.utf8CodeUnitCount) : nil
+        }
     }
 
     /// Whether `literal` lies at `index`.
@@ -159,20 +162,14 @@ enum SampleFastPath {
         return nil
     }
 
-    /// An integer without sign at `start` (`0` or [1-9][0-9]*, at most 18 digits) and its end.
+    /// The end of an integer without sign at `start`: `0` or [1-9][0-9]*, at most 18 digits.
     @inline(__always)
-    private static func digits(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Int64, Int)? {
+    private static func digitsEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         var index = start
-        var value: Int64 = 0
-        while index < bytes.count, index - start < 18 {
-            let digit = bytes[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            value = value &* 10 &+ Int64(digit)
-            index += 1
-        }
+        while index < bytes.count, index - start < 18, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
         let count = index - start
         guard count >= 1, count == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
-        return (value, index)
+        return index
     }
 
     /// The end of a JSON number at `start`: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)?, at most 15
@@ -181,7 +178,7 @@ enum SampleFastPath {
     private static func numberEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (Int, Bool)? {
         var index = start
         if index < bytes.count && bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard let (_, integerEnd) = digits(bytes, from: index) else { return nil }
+        guard let integerEnd = digitsEnd(bytes, from: index) else { return nil }
         var count = integerEnd - index
         index = integerEnd
         let isInteger = index >= bytes.count || bytes[index] != UInt8(ascii: ".")
