@@ -69,6 +69,7 @@ public struct Benchmark: Sendable {
         var floorTopic = "bench-floor-out"
         var latencyFloorTopics = (input: LatencyFloor.inputTopic, output: LatencyFloor.outputTopic)
         var peerTopic = "bench-peer-out"
+        var memoryTopic = SessionMemory.inputTopic
         // Each processor run has a changelog of its own: one restoring another's state would
         // skip the records that state says were applied, and finish early.
         var changelogPrefix = "bench-changelog-"
@@ -82,16 +83,17 @@ public struct Benchmark: Sendable {
             gymTopics = Self.topics(prefix: prefix + "gym-")
             floorTopic = prefix + floorTopic
             peerTopic = prefix + peerTopic
+            memoryTopic = prefix + memoryTopic
             latencyFloorTopics = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
             changelogPrefix = prefix + changelogPrefix
             let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
-                + ([latencyTopics.workoutEvents, floorTopic, peerTopic, latencyFloorTopics.input, latencyFloorTopics.output] + Self.groups.map { changelogPrefix + $0 }).map {
+                + ([latencyTopics.workoutEvents, floorTopic, peerTopic, memoryTopic, latencyFloorTopics.input, latencyFloorTopics.output] + Self.groups.map { changelogPrefix + $0 }).map {
                     TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
                 }
             let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
             try TopicAdmin.createMissing(specifications, using: admin)
         } else {
-            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
+            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, SessionMemory.inputTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
                 partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ","), "--brokers", "\(brokers)"],
                 executable: executable)
@@ -162,18 +164,22 @@ public struct Benchmark: Sendable {
             return figures
         }
 
-        // 4. Latency at a fixed rate, and 5. memory per live session, on one running processor.
+        // 4. Latency at a fixed rate.
         configuration.topics = latencyTopics
         configuration.groupID = "bench-latency"
         configuration.topics.changelog = changelogPrefix + configuration.groupID
         let latency = try LatencyRun.measure(
-            configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
-            sessionCounts: sessionCounts, logger: logger)
+            configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds, logger: logger)
         // The latency floor: the same paced traffic through the Kafka path alone, its outputs
         // as large as ZoneStream's zone changes were.
         let floorLatency = try LatencyFloor.measure(
             kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input, output: latencyFloorTopics.output,
             rate: latencyRate, seconds: latencySeconds, outputBytes: latency.meanOutputBytes, logger: logger)
+        // 5. Memory per live session, on a `zonestream run` child (only its memory counted).
+        let bytesPerSession = try SessionMemory.measure(
+            bootstrap: bootstrap, topics: (memoryTopic, changelogPrefix + SessionMemory.group), workers: workers, sessionCounts: sessionCounts, producer: producer,
+            executable: executable)
+        print("bench: RSS per live session: " + SessionMemory.describe(bytesPerSession, sessionCounts: sessionCounts))
         let floorSorted = floorLatency.latenciesMs.sorted()
         let sorted = latency.latenciesMs.sorted()
         func percentile(_ p: Double, of values: [Double] = sorted) -> Double { Percentile.of(p, values) }
@@ -202,7 +208,7 @@ public struct Benchmark: Sendable {
             latencyFloorP50Ms: percentile(0.5, of: floorSorted), latencyFloorP99Ms: percentile(0.99, of: floorSorted),
             latencyFloorP999Ms: percentile(0.999, of: floorSorted),
             peakRSSBytes: ProcessMemory.residentBytes().peak,
-            bytesPerSession10k: latency.bytesPerSession.first ?? 0, bytesPerSession100k: latency.bytesPerSession.last ?? 0,
+            bytesPerSession10k: bytesPerSession.first ?? 0, bytesPerSession100k: bytesPerSession.last ?? 0,
             throughputOverTime: timeline, latencyPercentilesMs: curve(sorted), latencyFloorPercentilesMs: curve(floorSorted),
             gym: gym, peer: peerFigures)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
@@ -219,7 +225,7 @@ public struct Benchmark: Sendable {
     static let preloadProducerProperties = ["linger.ms": "100", "batch.num.messages": "100000"]
 
     /// The consumer groups of the processor runs, each with its own changelog topic.
-    static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-latency"] + GymRun.groups
+    static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-latency", SessionMemory.group] + GymRun.groups
 
     /// The contract's topics, each name with `prefix` before it.
     static func topics(prefix: String) -> Topics {

@@ -98,7 +98,7 @@ public struct BoardBenchmark: Sendable {
         defer { processor.signal(SIGTERM) }
         guard let port = processor.httpPort() else { throw BenchError("board bench: the processor did not start: \(processor.output.suffix(800))") }
         print("board bench: \(sessions) members in class, waiting until the processor has them all live")
-        let live = waitForLiveSessions(port: port, atLeast: sessions, seconds: 180)
+        let live = LiveSessionCount.wait(port: port, atLeast: sessions, seconds: 180)
         if let failure = traffic.failure.withLockedValue({ $0 }) { throw BenchError("board bench: the class traffic stopped: \(failure)") }
         guard live >= sessions else { throw BenchError("board bench: only \(live) of \(sessions) sessions live after 180 s") }
         // Until one board shows every tile it will show: the directory has every session.
@@ -145,24 +145,6 @@ public struct BoardBenchmark: Sendable {
             tilesPerBoardMin: complete.map(\.tiles).min() ?? 0, tilesPerBoardMax: complete.map(\.tiles).max() ?? 0,
             bytesPerBoard: complete.isEmpty ? 0 : complete.map(\.bytes).reduce(0, +) / complete.count,
             rssConnectedBytes: rssConnected)
-    }
-
-    /// `live_sessions` from the processor's /ready, polled until it reaches `atLeast` or
-    /// `seconds` pass; the last value read.
-    func waitForLiveSessions(port: Int, atLeast: Int, seconds: Double) -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        var live = 0
-        while Date() < deadline {
-            if let response = try? LoopbackHTTPClient.get(port: port, path: "/ready"),
-                let object = try? JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any],
-                let count = object["live_sessions"] as? Int
-            {
-                live = count
-                if live >= atLeast { return live }
-            }
-            Thread.sleep(forTimeInterval: 0.5)
-        }
-        return live
     }
 }
 

@@ -114,8 +114,7 @@ public struct LatencyBenchmark: Sendable {
                     configuration.workers = workers
                     configuration.commitIntervalMs = commitIntervalMs
                     let result = try LatencyRun.measure(
-                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds,
-                        sessionCounts: [], logger: logger)
+                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds, logger: logger)
                     zoneStream.append(Figures(result))
                     print("latency bench: run \(index + 1), ZoneStream: \(zoneStream[index].summary)")
                 }

@@ -58,7 +58,7 @@ enum LatencyFloor {
             throw BenchError("latency floor: \(refused.load(ordering: .relaxed)) forwarded records refused")
         }
         return LatencyRun.Result(
-            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: achieved, bytesPerSession: [],
+            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: achieved,
             meanOutputBytes: reader.meanValueBytes)
     }
 

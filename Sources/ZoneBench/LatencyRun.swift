@@ -6,7 +6,7 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSupport
 
-/// Sample-to-zone-change latency at a fixed rate, then resident memory per live session.
+/// Sample-to-zone-change latency at a fixed rate.
 /// Samples carry the wall-clock time they were produced as `ts`, so a zone change's
 /// latency is the time it was read minus its `ts`.
 enum LatencyRun {
@@ -20,14 +20,13 @@ enum LatencyRun {
         /// rest is the output path (producer linger, broker, the reader's fetch).
         var untilProducedMs: [Double]
         var achievedRate: Double
-        var bytesPerSession: [Double]
         /// The mean size of the outputs read (zone-change events, or the floor's forwards).
         var meanOutputBytes = 0
     }
 
     static func measure(
         configuration: ProcessorConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, rate: Int,
-        seconds: Int, sessionCounts: [Int], logger: Logger
+        seconds: Int, logger: Logger
     ) throws -> Result {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         let thread = JoinableThread(name: "zs-bench-lat") { try? processor.run() }
@@ -47,29 +46,8 @@ enum LatencyRun {
         let untilProduced = reader.untilProduced
         let meanOutputBytes = reader.meanValueBytes
 
-        // Memory per live session: RSS growth while sessions are added and held.
-        var perSession: [Double] = []
-        var total = 0
-        for (round, count) in sessionCounts.enumerated() {
-            let before = ProcessMemory.residentBytes().current
-            let baseline = processor.liveSessions
-            for index in total..<count {
-                let id = BenchTraffic.sessionID(index, prefix: "m\(round)")
-                try producer.produce(topic: topic, key: Array(id.utf8),
-                    value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)
-            }
-            try producer.flush(timeoutMs: 60_000)
-            let deadline = Date().addingTimeInterval(120)
-            while processor.liveSessions < baseline + (count - total) && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-            let added = processor.liveSessions - baseline
-            perSession.append(Double(ProcessMemory.residentBytes().current - before) / Double(max(added, 1)))
-            total = count
-        }
         return Result(
-            latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, bytesPerSession: perSession,
-            meanOutputBytes: meanOutputBytes)
+            latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, meanOutputBytes: meanOutputBytes)
     }
 
     /// Sessions of the paced samples; each changes zone every 10th sample, all in the same step.

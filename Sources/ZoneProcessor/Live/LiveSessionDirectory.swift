@@ -47,6 +47,18 @@ public final class LiveSessionDirectory: Sendable {
         slots[index].table.withLockedValue { $0 = table }
     }
 
+    /// A worker now owns `partition` and has published its restored sessions; the group table
+    /// stops keeping them.
+    func claim(partition: Int32) { group.claim(partition) }
+
+    /// Worker `index` lost `partitions`: its last views of their sessions move to the group
+    /// table (so they stay visible until the new owner writes them), then `remaining` becomes
+    /// its published table.
+    func release(worker index: Int, partitions: Set<Int32>, remaining: [String: LiveSessionEntry], handedOver: [LiveSessionEntry]) {
+        group.handOver(handedOver, releasing: partitions)
+        publish(worker: index, remaining)
+    }
+
     /// A number larger than any handed out before, to mark a change of an entry.
     func nextRevision() -> UInt64 { revisions.add(1, ordering: .relaxed).newValue }
 
@@ -58,7 +70,12 @@ public final class LiveSessionDirectory: Sendable {
 
 /// One session's published state, with the revision of its last change (readers that send
 /// changes only, such as the board's event stream, compare revisions).
-public struct LiveSessionEntry: Sendable {
+///
+/// A class, immutable: the tables that hold one per live session (a worker's, the directory's
+/// copy of it, the group's) then cost a reference per slot instead of the whole state, and a
+/// worker's copy-on-write of its table at each commit copies references. As a struct the
+/// tables took about 0.7 KB per live session (session 10).
+public final class LiveSessionEntry: Sendable {
     public let state: LiveSessionState
     public let revision: UInt64
     /// The input partition the session belongs to.
@@ -71,7 +88,7 @@ public struct LiveSessionEntry: Sendable {
     }
 
     /// `session` as it stands, with its person's profile as `profiles` has it now.
-    init(_ session: WorkoutSession, profiles: ProfileTable, revision: UInt64, partition: Int32) {
+    convenience init(_ session: WorkoutSession, profiles: ProfileTable, revision: UInt64, partition: Int32) {
         let profile = session.person.flatMap { profiles.profile(for: $0) }
         self.init(state: session.liveState(profile: profile), revision: revision, partition: partition)
     }

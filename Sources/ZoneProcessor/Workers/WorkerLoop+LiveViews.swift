@@ -18,24 +18,31 @@ extension WorkerLoop {
         return true
     }
 
-    /// Publishes sessions restored with a newly assigned partition.
+    /// Publishes sessions restored with a newly assigned partition, which the group table then
+    /// stops keeping.
     mutating func publishRestored(_ sessions: [WorkoutSession], partition: Int32) {
-        guard context.configuration.publishesLiveSessions, !sessions.isEmpty else { return }
-        let revision = context.directory.nextRevision()
-        for session in sessions {
-            liveViews[session.id] = LiveSessionEntry(session, profiles: context.profiles, revision: revision, partition: partition)
+        guard context.configuration.publishesLiveSessions else { return }
+        if !sessions.isEmpty {
+            let revision = context.directory.nextRevision()
+            for session in sessions {
+                liveViews[session.id] = LiveSessionEntry(session, profiles: context.profiles, revision: revision, partition: partition)
+            }
+            context.directory.publish(worker: worker.index, liveViews)
         }
-        context.directory.publish(worker: worker.index, liveViews)
+        context.directory.claim(partition: partition)
     }
 
-    /// Withdraws the sessions of revoked partitions (all of them when `partitions` is nil).
+    /// Withdraws the sessions of revoked partitions, handing them to the group table; at a
+    /// stop (`partitions` nil) withdraws all of them.
     mutating func unpublish(partitions revoked: Set<Int32>?) {
         guard context.configuration.publishesLiveSessions else { return }
-        if let revoked {
-            liveViews = liveViews.filter { !revoked.contains($0.value.partition) }
-        } else {
+        guard let revoked else {
             liveViews = [:]
+            context.directory.publish(worker: worker.index, liveViews)
+            return
         }
-        context.directory.publish(worker: worker.index, liveViews)
+        let handedOver = liveViews.values.filter { revoked.contains($0.partition) }
+        liveViews = liveViews.filter { !revoked.contains($0.value.partition) }
+        context.directory.release(worker: worker.index, partitions: revoked, remaining: liveViews, handedOver: handedOver)
     }
 }

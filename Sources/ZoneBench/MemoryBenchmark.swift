@@ -1,0 +1,49 @@
+public import Foundation
+import ZoneKafka
+import ZoneSupport
+
+/// The memory measurement alone (`zonestream bench memory`): an embedded broker as a child
+/// process, then `runs` times a fresh `zonestream run` child holding more and more live
+/// sessions, each run on topics of its own. `processorExecutable` measures another build the
+/// same way, so a change to a session's size can be compared in one sitting.
+public struct MemoryBenchmark: Sendable {
+    /// Live sessions held after each round, cumulative (10,000 then 100,000 in `bench`).
+    public var sessionCounts: [Int]
+    public var workers: Int
+    public var runs: Int
+    /// The `zonestream` executable, started as the embedded broker.
+    public var executable: URL
+    /// The build run as the processor; `executable` when nil.
+    public var processorExecutable: URL?
+    /// More `KEY=VALUE` settings for the processor, to measure a setting's effect.
+    public var processorSettings: [String] = []
+
+    public init(
+        sessionCounts: [Int], workers: Int, runs: Int, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+    ) {
+        self.sessionCounts = sessionCounts
+        self.workers = workers
+        self.runs = runs
+        self.executable = executable
+    }
+
+    /// Per run, the RSS growth per session added in each round; printed as they come.
+    public func run() throws -> [[Double]] {
+        let inputs = (1...max(1, runs)).map { "\(SessionMemory.inputTopic)-\($0)" }
+        let changelogs = inputs.map { "bench-changelog-\($0)" }
+        let broker = try BrokerProcess(
+            partitions: 8, extraArguments: ["--extra-topics", (inputs + changelogs).joined(separator: ",")], executable: executable)
+        defer { broker.stop() }
+        let producer = try KafkaProducer(
+            configuration: KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench-memory"))
+        var all: [[Double]] = []
+        for (input, changelog) in zip(inputs, changelogs) {
+            let perSession = try SessionMemory.measure(
+                bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers, sessionCounts: sessionCounts,
+                producer: producer, executable: processorExecutable ?? executable, extraSettings: processorSettings)
+            print("bench memory: RSS per live session: " + SessionMemory.describe(perSession, sessionCounts: sessionCounts))
+            all.append(perSession)
+        }
+        return all
+    }
+}

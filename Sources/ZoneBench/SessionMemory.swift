@@ -1,0 +1,71 @@
+import Foundation
+import ZoneKafka
+import ZoneSupport
+
+/// Resident memory per live session, measured on a `zonestream run` child process as `run`
+/// has it (live views on), so only the processor's memory is counted: the bench's own
+/// producers and the earlier runs' clients live in the bench process and used to be counted
+/// with it (session 10).
+enum SessionMemory {
+    /// Its own input topic, so the child starts with nothing to catch up on.
+    static let inputTopic = "bench-memory-events"
+    /// The child's consumer group, with a changelog of its own.
+    static let group = "bench-memory"
+
+    /// Starts the child (`extraSettings`: more `KEY=VALUE` settings for it), then for each of
+    /// `sessionCounts` (cumulative) opens that many sessions with one sample each and returns
+    /// the RSS growth per session added in that round.
+    static func measure(
+        bootstrap: String, topics: (input: String, changelog: String), workers: Int, sessionCounts: [Int],
+        producer: KafkaProducer, executable: URL, extraSettings: [String] = []
+    ) throws -> [Double] {
+        let maximum = sessionCounts.max() ?? 0
+        let processor = try ZoneStreamProcess.processor(
+            bootstrap: bootstrap, group: group,
+            extra: [
+                "--set", "workers=\(workers)", "--set", "commit_interval_ms=1000", "--set", "topics.workout_events=\(topics.input)",
+                "--set", "topics.changelog=\(topics.changelog)", "--set", "max_live_sessions=\(max(1, maximum * 2))",
+            ] + extraSettings.flatMap { ["--set", $0] },
+            executable: executable)
+        defer { processor.signal(SIGTERM) }
+        guard let port = processor.httpPort() else {
+            throw BenchError("bench: the memory run's processor did not start: \(processor.output.suffix(800))")
+        }
+        var perSession: [Double] = []
+        var total = 0
+        for (round, count) in sessionCounts.enumerated() where count > total {
+            let before = settledResidentBytes(pid: processor.pid)
+            for index in total..<count {
+                let id = BenchTraffic.sessionID(index, prefix: "m\(round)-")
+                try producer.produce(
+                    topic: topics.input, key: Array(id.utf8), value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)
+            }
+            try producer.flush(timeoutMs: 60_000)
+            let live = LiveSessionCount.wait(port: port, atLeast: count, seconds: 120)
+            guard live >= count else { throw BenchError("bench: only \(live) of \(count) sessions live in the memory run after 120 s") }
+            let after = settledResidentBytes(pid: processor.pid)
+            perSession.append(Double(after - before) / Double(count - total))
+            total = count
+        }
+        return perSession
+    }
+
+    /// "1,234 bytes at 10000, ..." for the log.
+    static func describe(_ perSession: [Double], sessionCounts: [Int]) -> String {
+        zip(sessionCounts, perSession).map { String(format: "%.0f bytes at %d", $1, $0) }.joined(separator: ", ")
+    }
+
+    /// The child's RSS once it has stopped moving: two readings a commit interval apart within
+    /// 1% (the changelog of new sessions is written at the commit after they start), at most 20 s.
+    static func settledResidentBytes(pid: Int32) -> Int {
+        var last = ProcessMemory.residentBytes(pid: pid).current
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 1.2)
+            let now = ProcessMemory.residentBytes(pid: pid).current
+            if abs(now - last) <= last / 100 { return now }
+            last = now
+        }
+        return last
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import ZoneEngine
+@testable import ZoneProcessor
+
+/// The group table keeps the sessions of partitions other instances own: those a worker of
+/// this instance owns are published by the worker and not kept twice, and a worker's last
+/// views of a partition it loses are kept until the changelog says otherwise.
+@Suite struct GroupLiveTableTests {
+    static func session(_ id: String) -> WorkoutSession {
+        WorkoutSession(id: id, startTimestamp: 1_000, person: nil, activity: nil, profile: nil)
+    }
+
+    static func entry(_ id: String, partition: Int32, revision: UInt64) -> LiveSessionEntry {
+        LiveSessionEntry(session(id), profiles: ProfileTable(), revision: revision, partition: partition)
+    }
+
+    @Test func recordsOfAnOwnedPartitionAreNotKept() {
+        let table = GroupLiveTable()
+        table.startReading()
+        let profiles = ProfileTable()
+        table.apply(.session(Self.session("a"), appliedThrough: 1), partition: 0, profiles: profiles, revision: 1)
+        table.apply(.session(Self.session("b"), appliedThrough: 1), partition: 1, profiles: profiles, revision: 1)
+        #expect(Set(table.allSessions().map(\.state.session)) == ["a", "b"])
+
+        // A worker claims partition 0: its entries go, and its later records are skipped.
+        table.claim(0)
+        #expect(table.isOwned(0) && !table.isOwned(1))
+        #expect(table.allSessions().map(\.state.session) == ["b"])
+        table.apply(.session(Self.session("c"), appliedThrough: 2), partition: 0, profiles: profiles, revision: 2)
+        #expect(table.session("c") == nil)
+        table.apply(.session(Self.session("d"), appliedThrough: 2), partition: 1, profiles: profiles, revision: 2)
+        #expect(table.session("d")?.partition == 1)
+    }
+
+    @Test func aReleasedPartitionsViewsStayUntilTheChangelogReplacesThem() throws {
+        let table = GroupLiveTable()
+        table.startReading()
+        let profiles = ProfileTable()
+        table.claim(3)
+        table.handOver([Self.entry("e", partition: 3, revision: 7)], releasing: [3])
+        #expect(!table.isOwned(3))
+        #expect(try #require(table.session("e")).revision == 7)
+        // The new owner writes it again, then finishes it.
+        table.apply(.session(Self.session("e"), appliedThrough: 5), partition: 3, profiles: profiles, revision: 9)
+        #expect(table.session("e")?.revision == 9)
+        table.apply(.finished("e", wallMs: 10, appliedThrough: 6), partition: 3, profiles: profiles, revision: 10)
+        #expect(table.session("e") == nil)
+    }
+
+    @Test func nothingIsHandedOverToATableThatDoesNotReadTheChangelog() {
+        // It could never learn that the sessions finished, so it would keep them for good.
+        let table = GroupLiveTable()
+        table.claim(2)
+        table.handOver([Self.entry("f", partition: 2, revision: 1)], releasing: [2])
+        #expect(table.allSessions().isEmpty)
+        #expect(!table.isOwned(2))
+    }
+}
