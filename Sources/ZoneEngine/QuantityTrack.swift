@@ -1,11 +1,23 @@
 /// One quantity's counters inside a session: the hot path's whole working set.
 ///
 /// Plain stored integers and inline arrays only, so applying a sample allocates nothing.
+///
+/// The small fields follow the configuration so they fill its padding, and zones are kept in
+/// a byte each (there are at most nine): a track went from 336 to 288 bytes, and a session is
+/// mostly its two tracks (session 10).
 struct QuantityTrack: Sendable {
-    let quantity: Quantity
     var configuration: ZoneConfiguration?
+    let quantity: Quantity
+    /// Whether the last accepted sample's coverage is still open (credited when the next
+    /// accepted sample arrives or the session ends).
+    var coverageOpen = false
+    private var lastZoneByte: Int8 = -1
+    private var publishedZoneByte: Int8 = -1
+    private var runZoneByte: Int8 = -1
     var durations = ZoneDurations()
-    var normalizedDurations = ZoneDurations()
+    /// Durations per normalized zone (CONTRACT.md section 2), on the heap and only once a
+    /// normalization model credits something: off by default, and 72 bytes per track inline.
+    private var normalized: NormalizedDurations?
     /// Time covered by samples, zones or not; the rest of the active span is untracked.
     var coveredMs: Int64 = 0
 
@@ -13,19 +25,25 @@ struct QuantityTrack: Sendable {
     var lastTimestamp: Int64 = 0
     var lastValue: Double = 0
     /// Zone of the last accepted sample, -1 when there are no zones.
-    var lastZone = -1
-    /// Whether the last accepted sample's coverage is still open (credited when the next
-    /// accepted sample arrives or the session ends).
-    var coverageOpen = false
+    var lastZone: Int {
+        get { Int(lastZoneByte) }
+        set { lastZoneByte = Int8(truncatingIfNeeded: newValue) }
+    }
 
     var minimum = Double.infinity
     var maximum = -Double.infinity
     var sum: Double = 0
 
     /// The zone of the last published zone-change event, -1 before the first.
-    var publishedZone = -1
+    var publishedZone: Int {
+        get { Int(publishedZoneByte) }
+        set { publishedZoneByte = Int8(truncatingIfNeeded: newValue) }
+    }
     /// Damping: the zone of the current run of samples and when that run began.
-    var runZone = -1
+    var runZone: Int {
+        get { Int(runZoneByte) }
+        set { runZoneByte = Int8(truncatingIfNeeded: newValue) }
+    }
     var runStart: Int64 = 0
 
     init(_ quantity: Quantity, configuration: ZoneConfiguration?) {
@@ -34,4 +52,28 @@ struct QuantityTrack: Sendable {
     }
 
     var hasSamples: Bool { acceptedSamples > 0 }
+
+    /// Durations per normalized zone; all zero until the first credit.
+    var normalizedDurations: ZoneDurations {
+        get { normalized?.durations ?? ZoneDurations() }
+        set { normalized = newValue == ZoneDurations() ? nil : NormalizedDurations(newValue) }
+    }
+
+    /// Credits `length` to normalized zone `zone`, copying the durations first when another
+    /// copy of the session shares them (copy on write).
+    mutating func creditNormalized(zone: Int, _ length: Int64) {
+        if !isKnownUniquelyReferenced(&normalized) { normalized = NormalizedDurations(normalizedDurations) }
+        normalized?.durations[zone] += length
+    }
+}
+
+/// A track's normalized-zone durations on the heap.
+// @unchecked: mutated only through `QuantityTrack.creditNormalized`, after
+// `isKnownUniquelyReferenced` says no other copy shares it, so it is never mutated while shared.
+final class NormalizedDurations: @unchecked Sendable {
+    var durations: ZoneDurations
+
+    init(_ durations: ZoneDurations) {
+        self.durations = durations
+    }
 }

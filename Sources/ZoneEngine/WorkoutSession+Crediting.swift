@@ -27,7 +27,7 @@ extension WorkoutSession {
         let length = end - start
         track.coveredMs += length
         if let normalization = settings.normalization[track.quantity] {
-            track.normalizedDurations[normalization.zoneIndex(of: track.lastValue)] += length
+            track.creditNormalized(zone: normalization.zoneIndex(of: track.lastValue), length)
         }
         let zone = track.lastZone
         guard zone >= 0 else { return }

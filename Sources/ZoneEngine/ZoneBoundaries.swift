@@ -6,15 +6,17 @@ public struct ZoneBoundaries: Sendable, Equatable {
     public static let minimumCount = 2
 
     @usableFromInline var storage: InlineArray<8, Double>
-    /// How many boundaries are set.
-    public let count: Int
+    /// How many boundaries are set (at most eight, so a byte: it packs beside the
+    /// configuration's other small fields).
+    private let storedCount: UInt8
+    public var count: Int { Int(storedCount) }
 
     /// Stores `values`; callers validate first (see ``ZoneConfiguration/validated(quantity:source:boundaries:unit:)``).
     init(_ values: [Double]) {
         var storage = InlineArray<8, Double>(repeating: .infinity)
         for (index, value) in values.prefix(Self.maximumCount).enumerated() { storage[index] = value }
         self.storage = storage
-        self.count = min(values.count, Self.maximumCount)
+        self.storedCount = UInt8(min(values.count, Self.maximumCount))
     }
 
     public subscript(index: Int) -> Double { storage[index] }

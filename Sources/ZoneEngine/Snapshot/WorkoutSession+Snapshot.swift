@@ -126,17 +126,20 @@ extension QuantityTrack {
         acceptedSamples = try reader.readInt()
         lastTimestamp = try reader.readInt64()
         lastValue = try reader.readDouble()
-        lastZone = try reader.readInt()
+        let lastZone = try reader.readInt()
         coverageOpen = try reader.readBool()
         minimum = try reader.readDouble()
         maximum = try reader.readDouble()
         sum = try reader.readDouble()
-        publishedZone = try reader.readInt()
-        runZone = try reader.readInt()
+        let publishedZone = try reader.readInt()
+        let runZone = try reader.readInt()
         runStart = try reader.readInt64()
-        let zoneLimit = configuration?.zoneCount ?? 0
-        guard lastZone < zoneLimit, publishedZone < zoneLimit, runZone < zoneLimit else {
+        let zones = -1..<(configuration?.zoneCount ?? 0)
+        guard zones.contains(lastZone), zones.contains(publishedZone), zones.contains(runZone) else {
             throw SnapshotError("a zone index is outside the configuration")
         }
+        self.lastZone = lastZone
+        self.publishedZone = publishedZone
+        self.runZone = runZone
     }
 }
