@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(
             name: "CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
+        // glibc's malloc.h (part of libc: nothing to link).
+        .systemLibrary(name: "CMalloc"),
 
         // Layer 1: the zone engine. Pure Swift value types, no I/O.
         .target(name: "ZoneEngine", swiftSettings: strictSettings),
@@ -56,7 +58,7 @@ let package = Package(
         .target(
             name: "ZoneProcessor",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -55,17 +55,24 @@ enum SessionMemory {
         zip(sessionCounts, perSession).map { String(format: "%.0f bytes at %d", $1, $0) }.joined(separator: ", ")
     }
 
-    /// The child's RSS once it has stopped moving: two readings a commit interval apart within
-    /// 1% (the changelog of new sessions is written at the commit after they start), at most 20 s.
-    static func settledResidentBytes(pid: Int32) -> Int {
-        var last = ProcessMemory.residentBytes(pid: pid).current
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            Thread.sleep(forTimeInterval: 1.2)
-            let now = ProcessMemory.residentBytes(pid: pid).current
-            if abs(now - last) <= last / 100 { return now }
-            last = now
+    /// The child's RSS once it has stopped moving: every reading over a window longer than the
+    /// processor's heap-trim interval (`memory.trim_interval_ms`, 5 s) and its commit interval
+    /// within 1%, so the window holds a trim and the changelog of the new sessions; at most 40 s.
+    static func settledResidentBytes(pid: Int32, windowSeconds: Double = 6) -> Int {
+        var readings: [(at: Date, bytes: Int)] = []
+        let deadline = Date().addingTimeInterval(40)
+        while true {
+            let now = Date()
+            readings.append((now, ProcessMemory.residentBytes(pid: pid).current))
+            readings.removeAll { now.timeIntervalSince($0.at) > windowSeconds + 0.5 }
+            let values = readings.map(\.bytes)
+            if let first = readings.first, now.timeIntervalSince(first.at) >= windowSeconds,
+                let low = values.min(), let high = values.max(), high - low <= high / 100
+            {
+                return values.last ?? high
+            }
+            if now >= deadline { return values.last ?? 0 }
+            Thread.sleep(forTimeInterval: 1)
         }
-        return last
     }
 }

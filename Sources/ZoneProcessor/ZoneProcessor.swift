@@ -146,6 +146,8 @@ public final class ZoneProcessor: Sendable {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
         }
         for worker in workers { worker.start() }
+        let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
+        defer { trimmer.stop() }
         // Every live session of the group for the endpoint, from the changelog all write.
         if configuration.publishesLiveSessions {
             do {

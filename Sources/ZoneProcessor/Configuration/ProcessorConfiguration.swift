@@ -29,6 +29,9 @@ public struct ProcessorConfiguration: Sendable {
     public var batchSize = 4096
     /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).
     public var profilesCatchUpMs = 30_000
+    /// How often freed memory the allocator keeps is given back to the system
+    /// (`memory.trim_interval_ms`; 0: never). See ``HeapTrimmer``.
+    public var heapTrimIntervalMs = 5_000
     /// Create missing topics through the admin API at start, with this many partitions
     /// (`create_topics.partitions`; 0: do not create, as on the embedded broker, which does not
     /// answer CreateTopics).

@@ -9,7 +9,8 @@ struct MemoryBenchCommand: ParsableCommand {
         abstract: "Measure a zonestream run child's resident memory per live session as it holds more sessions.")
 
     @Option(help: "Live sessions held after each round, cumulative, comma-separated.") var sessions = "10000,100000"
-    @Option(help: "The processor's worker threads.") var workers = 2
+    // Not --workers: `bench` itself takes that name, and would take the value.
+    @Option(help: "The processor's worker threads.") var workerThreads = 2
     @Option(help: "Runs, each with a fresh processor on topics of its own.") var runs = 1
     @Option(help: "Run this zonestream build as the processor (to measure an earlier version the same way).")
     var processorExecutable: String?
@@ -23,7 +24,7 @@ struct MemoryBenchCommand: ParsableCommand {
         guard !counts.isEmpty, counts.count == sessions.split(separator: ",").count, counts.allSatisfy({ (1...1_000_000).contains($0) }),
             zip(counts, counts.dropFirst()).allSatisfy({ $0 < $1 })
         else { throw ValidationError("--sessions must be increasing counts of 1 to 1000000, comma-separated (got '\(sessions)')") }
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be 1 to 64") }
+        guard (1...64).contains(workerThreads) else { throw ValidationError("--worker-threads must be 1 to 64") }
         guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1 to 20") }
         for setting in settings where !setting.contains("=") {
             throw ValidationError("--set takes KEY=VALUE (got '\(setting)')")
@@ -31,7 +32,7 @@ struct MemoryBenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        var benchmark = MemoryBenchmark(sessionCounts: sessionCounts, workers: workers, runs: runs)
+        var benchmark = MemoryBenchmark(sessionCounts: sessionCounts, workers: workerThreads, runs: runs)
         benchmark.processorSettings = settings
         benchmark.processorExecutable = processorExecutable.map { URL(fileURLWithPath: $0) }
         _ = try benchmark.run()

@@ -53,6 +53,7 @@ struct SettingKey: Sendable {
             SettingKey("reorder_window_ms", engine.reorderWindowMs, .integer(0...60_000), "sort samples up to this much out of order before applying them (0: off)"),
             SettingKey("max_live_sessions", processor.maxLiveSessions, .integer(1...maximumLiveSessions), "cap on live sessions per instance; new ones over it are dead-lettered as session_limit"),
             SettingKey("profiles_catch_up_ms", processor.profilesCatchUpMs, .integer(0...600_000), "wait at start for the profile table to catch up"),
+            SettingKey("memory.trim_interval_ms", processor.heapTrimIntervalMs, .integer(0...3_600_000), "how often freed memory is given back to the system (0: never)"),
             SettingKey("normalize.heart_rate.boundaries", "", .boundaries, "normalization model for heart rate, e.g. 100,120,140,160 (empty: none)"),
             SettingKey("normalize.cycling_power.boundaries", "", .boundaries, "normalization model for power in W (empty: none)"),
             SettingKey("topics.workout_events", topics.workoutEvents, .nonEmpty, "input topic"),

@@ -171,6 +171,7 @@ struct SettingsLoader {
         configuration.batchSize = integer("batch_size")
         configuration.maxMessageBytes = integer("max_message_bytes")
         configuration.profilesCatchUpMs = integer("profiles_catch_up_ms")
+        configuration.heapTrimIntervalMs = integer("memory.trim_interval_ms")
         configuration.createTopicPartitions = integer("create_topics.partitions")
         configuration.createTopicReplication = integer("create_topics.replication_factor")
         configuration.engine = EngineSettings(

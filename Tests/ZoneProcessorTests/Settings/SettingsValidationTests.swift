@@ -34,6 +34,7 @@ struct SettingsValidationTests {
         Refusal(arguments: ["--set", "http.port=99999"], environment: [:], mentions: ["'http.port'", "99999", "0 to 65535"]),
         Refusal(arguments: ["--set", "max_gap_ms=-5"], environment: [:], mentions: ["'max_gap_ms'", "-5"]),
         Refusal(arguments: ["--set", "max_message_bytes=-1"], environment: [:], mentions: ["'max_message_bytes'", "-1"]),
+        Refusal(arguments: ["--set", "memory.trim_interval_ms=-1"], environment: [:], mentions: ["'memory.trim_interval_ms'", "-1", "0 to 3600000"]),
         Refusal(arguments: ["--set", "log_level=loud"], environment: [:], mentions: ["'log_level'", "loud", "trace, debug"]),
         Refusal(arguments: ["--set", "processing_guarantee=maybe"], environment: [:], mentions: ["processing_guarantee", "exactly_once"]),
         Refusal(arguments: [], environment: ["ZONESTREAM_WORKERS": "abc"], mentions: ["'workers'", "abc", "environment ZONESTREAM_WORKERS"]),
@@ -53,10 +54,11 @@ struct SettingsValidationTests {
         #expect(!output.contains("NSCocoaErrorDomain"))
     }
 
-    /// The embedded cluster's size is refused out of range by every command that takes it,
-    /// before a broker starts.
+    /// The embedded cluster's size, and the benchmarks' sizes, are refused out of range by every
+    /// command that takes them, before a broker starts.
     @Test(arguments: [["broker", "--brokers", "0"], ["bench", "--brokers", "17"], ["bench", "latency", "--brokers", "0"],
-        ["broker", "--partitions", "0"]])
+        ["broker", "--partitions", "0"], ["bench", "memory", "--sessions", "100,10"], ["bench", "memory", "--worker-threads", "0"], ["bench", "--workers", "0"],
+        ["bench", "--partitions", "65"]])
     func aBadClusterSizeIsRefusedBeforeAnythingStarts(_ arguments: [String]) throws {
         let (status, output) = try Self.run(arguments)
         #expect(status != 0)
