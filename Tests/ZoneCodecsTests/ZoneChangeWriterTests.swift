@@ -32,6 +32,28 @@ import ZoneSimulation
         #expect(compared == 500)
     }
 
+    /// The writer keeps the text of the configurations it has seen in a small table: many
+    /// more configurations than its slots, seen again after others replaced them, and the same
+    /// boundaries for another source or quantity still come out as jansson writes them.
+    @Test func configurationsSeenAgainAfterManyOthersAreWrittenRight() throws {
+        var random = SplitMix64(seed: 2026)
+        var writer = ZoneChangeWriter()
+        var configurations: [ZoneConfiguration] = []
+        for index in 0..<200 {
+            let boundaries = [50 + Double(index) / 4, 150 + Double(random.next() % 1000) / 10]
+            for source in [ZoneSource.system, .user, .app] {
+                configurations.append(try ZoneConfiguration.validated(quantity: index % 2 == 0 ? .heartRate : .cyclingPower, source: source, boundaries: boundaries))
+            }
+        }
+        for configuration in configurations + configurations.reversed() + configurations.shuffled(using: &random) {
+            var durations = ZoneDurations()
+            durations[1] = 5_000
+            let change = ZoneChange(quantity: configuration.quantity, timestamp: 7, previousZone: 0, currentZone: 2, durations: durations)
+            let fast = writer.write(change, session: "s", person: "p", configuration: configuration)
+            #expect(fast == OutputEncoder.zoneChange(change, session: "s", person: "p", configuration: configuration))
+        }
+    }
+
     /// jansson alone wrote `81.900000000000006`; people expect `81.9`.
     @Test func realsAreTheShortestTextThatReadsBack() throws {
         var random = SplitMix64(seed: 7)

@@ -48,6 +48,11 @@ struct JSONTextWriter {
         write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Text written before (by this type), copied as it is.
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
     /// Text written as it is, unescaped (names and units the engine defines).
     mutating func appendUnescaped(_ text: String) {
         var text = text

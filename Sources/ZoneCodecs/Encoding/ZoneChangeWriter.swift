@@ -6,6 +6,7 @@ public import ZoneEngine
 /// differential test checks. Not thread-safe: one per worker.
 public struct ZoneChangeWriter {
     private var text = JSONTextWriter(capacity: 1024)
+    private var configurations = ConfigurationTextCache()
 
     /// The last event written (a copy).
     public var bytes: [UInt8] { text.bytes }
@@ -27,7 +28,8 @@ public struct ZoneChangeWriter {
 
     /// Writes the event for `change` of session `session` into the writer's buffer (read it
     /// with ``withBytes(_:)``): the per-event path, which allocates nothing once the buffer
-    /// has grown.
+    /// has grown and the configuration's text is written (once per configuration, see
+    /// ``ConfigurationTextCache``).
     public mutating func encode(
         _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
     ) {
@@ -46,23 +48,17 @@ public struct ZoneChangeWriter {
         text.appendUnescaped(change.quantity.name)
         text.append(#"","ts":"#)
         text.appendInteger(change.timestamp)
+        let written = configurations.entry(for: configuration)
         text.append(#","previous_zone":"#)
-        if let previous = change.previousZone { appendZone(previous, configuration) } else { text.append("null") }
+        if let previous = change.previousZone { appendZone(previous, written) } else { text.append("null") }
         text.append(#","current_zone":"#)
-        appendZone(change.currentZone, configuration)
-        text.append(#","configuration":{"source":""#)
-        text.appendUnescaped(configuration.source.rawValue)
-        text.append(#"","unit":""#)
-        text.appendUnescaped(configuration.unit)
-        text.append(#"","boundaries":["#)
-        for index in 0..<configuration.boundaries.count {
-            if index > 0 { text.append(",") }
-            text.appendNumber(configuration.boundaries[index])
-        }
-        text.append(#"]},"zone_durations":["#)
+        appendZone(change.currentZone, written)
+        text.append(#","configuration":{"#)
+        text.append(written.description)
+        text.append(#"},"zone_durations":["#)
         for zone in 0..<configuration.zoneCount {
             if zone > 0 { text.append(",") }
-            appendZoneFields(zone, configuration)
+            text.append(written.zoneFields[zone])
             text.append(#","duration_ms":"#)
             text.appendInteger(change.durations[zone])
             text.append("}")
@@ -70,18 +66,8 @@ public struct ZoneChangeWriter {
         text.append("]}")
     }
 
-    private mutating func appendZone(_ zone: Int, _ configuration: ZoneConfiguration) {
-        appendZoneFields(zone, configuration)
+    private mutating func appendZone(_ zone: Int, _ written: ConfigurationTextCache.Entry) {
+        text.append(written.zoneFields[zone])
         text.append("}")
     }
-
-    private mutating func appendZoneFields(_ zone: Int, _ configuration: ZoneConfiguration) {
-        text.append(#"{"index":"#)
-        text.appendInteger(Int64(zone + 1))
-        text.append(#","min":"#)
-        if let lower = configuration.lowerBound(ofZone: zone) { text.appendNumber(lower) } else { text.append("null") }
-        text.append(#","max":"#)
-        if let upper = configuration.upperBound(ofZone: zone) { text.appendNumber(upper) } else { text.append("null") }
-    }
-
 }
