@@ -93,7 +93,7 @@ public struct Benchmark: Sendable {
             let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
             try TopicAdmin.createMissing(specifications, using: admin)
         } else {
-            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, SessionMemory.inputTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
+            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, memoryTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
             let embedded = try BrokerProcess(
                 partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ","), "--brokers", "\(brokers)"],
                 executable: executable)

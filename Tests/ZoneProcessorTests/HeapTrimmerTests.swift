@@ -13,12 +13,17 @@ struct HeapTrimmerTests {
         let count = Atomic<Int>(0)
     }
 
+    /// A trimmer every `intervalMs` whose trim counts its calls and answers `released`.
+    static func trimmer(every intervalMs: Int, counting calls: Calls, released: Bool) -> HeapTrimmer {
+        HeapTrimmer(intervalMs: intervalMs) {
+            calls.count.add(1, ordering: .relaxed)
+            return released
+        }
+    }
+
     @Test func itTrimsEveryIntervalUntilItStops() {
         let calls = Calls()
-        let trimmer = HeapTrimmer(intervalMs: 20) {
-            calls.count.add(1, ordering: .relaxed)
-            return true
-        }
+        let trimmer = Self.trimmer(every: 20, counting: calls, released: true)
         let deadline = Date().addingTimeInterval(60)
         while trimmer.trimsThatReleased < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         #expect(trimmer.trimsThatReleased >= 3)
@@ -31,10 +36,7 @@ struct HeapTrimmerTests {
 
     @Test func anIntervalOfZeroTrimsNothing() {
         let calls = Calls()
-        let trimmer = HeapTrimmer(intervalMs: 0) {
-            calls.count.add(1, ordering: .relaxed)
-            return true
-        }
+        let trimmer = Self.trimmer(every: 0, counting: calls, released: true)
         Thread.sleep(forTimeInterval: 0.1)
         trimmer.stop()
         #expect(calls.count.load(ordering: .relaxed) == 0)
@@ -42,10 +44,7 @@ struct HeapTrimmerTests {
 
     @Test func aTrimThatReleasedNothingIsNotCounted() {
         let calls = Calls()
-        let trimmer = HeapTrimmer(intervalMs: 10) {
-            calls.count.add(1, ordering: .relaxed)
-            return false
-        }
+        let trimmer = Self.trimmer(every: 10, counting: calls, released: false)
         let deadline = Date().addingTimeInterval(60)
         while calls.count.load(ordering: .relaxed) < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         trimmer.stop()

@@ -26,11 +26,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
 
     func validate() throws {
-        guard (1...100_000_000).contains(records) else { throw ValidationError("--records must be 1 to 100000000") }
-        guard (1...64).contains(partitions) else { throw ValidationError("--partitions must be 1 to 64") }
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be 1 to 64") }
-        guard (1...10_000_000).contains(latencyRate) else { throw ValidationError("--latency-rate must be 1 to 10000000") }
-        guard (1...3600).contains(latencySeconds) else { throw ValidationError("--latency-seconds must be 1 to 3600") }
+        try requireOption("--records", records, in: 1...100_000_000)
+        try requireOption("--partitions", partitions, in: 1...64)
+        try requireOption("--workers", workers, in: 1...64)
+        try requireOption("--latency-rate", latencyRate, in: 1...10_000_000)
+        try requireOption("--latency-seconds", latencySeconds, in: 1...3600)
         try BrokerCommand.validate(brokers: brokers)
         if let peer, !Benchmark.knownPeers.contains(peer) {
             throw ValidationError("--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")

@@ -19,9 +19,9 @@ struct BoardBenchCommand: ParsableCommand {
 
     func validate() throws {
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1") }
-        guard (1...10_000).contains(clients) else { throw ValidationError("--clients must be 1 to 10000 (http.max_board_clients' range)") }
-        guard (1...100_000).contains(boardMaxSessions) else { throw ValidationError("--board-max-sessions must be 1 to 100000") }
-        guard (1...100).contains(waves) else { throw ValidationError("--waves must be 1 to 100") }
+        try requireOption("--clients", clients, in: 1...10_000, note: " (http.max_board_clients' range)")
+        try requireOption("--board-max-sessions", boardMaxSessions, in: 1...100_000)
+        try requireOption("--waves", waves, in: 1...100)
         guard timeoutS >= 1 else { throw ValidationError("--timeout-s must be at least 1") }
     }
 

@@ -30,7 +30,7 @@ struct BrokerCommand: AsyncParsableCommand {
 
     /// The one check of a `--brokers` option (`broker`, `bench`, `bench latency`).
     static func validate(brokers: Int) throws {
-        guard (1...16).contains(brokers) else { throw ValidationError("--brokers must be 1 to 16") }
+        try requireOption("--brokers", brokers, in: 1...16)
     }
 
     func run() async throws {

@@ -21,3 +21,11 @@ struct SettingsOptions: ParsableArguments {
         return try SettingsLoader(file: file, environment: ProcessInfo.processInfo.environment, overrides: overrides)
     }
 }
+
+/// Refuses an option's value outside `range` before anything starts, with a message that names
+/// the option and what it allows (every command's `validate()` checks its sizes this way).
+func requireOption(_ name: String, _ value: Int, in range: ClosedRange<Int>, note: String = "") throws {
+    guard range.contains(value) else {
+        throw ValidationError("\(name) must be \(range.lowerBound) to \(range.upperBound)\(note)")
+    }
+}

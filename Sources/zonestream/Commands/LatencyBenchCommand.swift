@@ -22,13 +22,13 @@ struct LatencyBenchCommand: ParsableCommand {
     var kafkaProperties: [String] = []
 
     func validate() throws {
-        guard (1...10_000_000).contains(rate) else { throw ValidationError("--rate must be 1 to 10000000") }
-        guard (1...3600).contains(seconds) else { throw ValidationError("--seconds must be 1 to 3600") }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1 to 20") }
-        guard (1...64).contains(topicPartitions) else { throw ValidationError("--topic-partitions must be 1 to 64") }
-        guard (1...64).contains(workerThreads) else { throw ValidationError("--worker-threads must be 1 to 64") }
+        try requireOption("--rate", rate, in: 1...10_000_000)
+        try requireOption("--seconds", seconds, in: 1...3600)
+        try requireOption("--runs", runs, in: 1...20)
+        try requireOption("--topic-partitions", topicPartitions, in: 1...64)
+        try requireOption("--worker-threads", workerThreads, in: 1...64)
         try BrokerCommand.validate(brokers: brokers)
-        guard (10...600_000).contains(commitIntervalMs) else { throw ValidationError("--commit-interval-ms must be 10 to 600000") }
+        try requireOption("--commit-interval-ms", commitIntervalMs, in: 10...600_000)
         for property in kafkaProperties where !property.contains("=") {
             throw ValidationError("--kafka-property '\(property)': expected KEY=VALUE")
         }

@@ -24,8 +24,8 @@ struct MemoryBenchCommand: ParsableCommand {
         guard !counts.isEmpty, counts.count == sessions.split(separator: ",").count, counts.allSatisfy({ (1...1_000_000).contains($0) }),
             zip(counts, counts.dropFirst()).allSatisfy({ $0 < $1 })
         else { throw ValidationError("--sessions must be increasing counts of 1 to 1000000, comma-separated (got '\(sessions)')") }
-        guard (1...64).contains(workerThreads) else { throw ValidationError("--worker-threads must be 1 to 64") }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be 1 to 20") }
+        try requireOption("--worker-threads", workerThreads, in: 1...64)
+        try requireOption("--runs", runs, in: 1...20)
         for setting in settings where !setting.contains("=") {
             throw ValidationError("--set takes KEY=VALUE (got '\(setting)')")
         }
