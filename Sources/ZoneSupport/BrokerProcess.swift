@@ -22,6 +22,7 @@ public final class BrokerProcess: @unchecked Sendable {
         process.arguments = ["broker", "--partitions", "\(partitions)", "--bootstrap-file", file.path] + extraArguments
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = control
+        process.environment = ParentWatch.childEnvironment(ProcessInfo.processInfo.environment)
         FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()

@@ -20,7 +20,7 @@ public final class ZoneStreamProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZONESTREAM_") }
         inherited.merge(environment) { _, new in new }
-        process.environment = inherited
+        process.environment = ParentWatch.childEnvironment(inherited)
         try process.run()
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ZoneSupport
 
 /// `zonestream`: the workout-zone stream processor and its tools.
 @main
@@ -9,4 +10,11 @@ struct ZoneStreamCommand: AsyncParsableCommand {
         version: ZoneStreamVersion.summary,
         subcommands: [RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self, VersionCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// Every command, started as a child of a test or the benchmark, stops when its parent is
+    /// gone (``ParentWatch``); then the command line is parsed and run as usual.
+    static func main() async {
+        ParentWatch.startIfAsked()
+        await main(nil)
+    }
 }
