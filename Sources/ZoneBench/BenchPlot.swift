@@ -90,7 +90,7 @@ struct BenchPlot {
             let fraction = (log10(max(ms, yBottom)) - log10(yBottom)) / (log10(yTop) - log10(yBottom))
             return Self.top + Self.plotHeight - fraction * Self.plotHeight
         }
-        var parts = [Self.text(left, Self.top - 20, "Sample to zone change, \(Self.grouped(report.latencyTargetSamplesPerSecond)) samples/s", size: 15, bold: true)]
+        var parts = [Self.text(left, Self.top - 20, "Sample to zone change, \(Self.grouped(report.latencyTargetSamplesPerSecond)) samples/s (\(report.latencyTraffic), \(report.latencyPartitions) partitions)", size: 15, bold: true)]
         parts += Self.frame(left: left, width: width)
         for (percentile, label) in [(0.0, "0"), (50.0, "50"), (90.0, "90"), (99.0, "99"), (99.9, "99.9")] {
             parts.append(Self.line(x(percentile), Self.top + Self.plotHeight, x(percentile), Self.top + Self.plotHeight + 5, "black"))

@@ -14,6 +14,9 @@ struct BenchReport: Codable {
     /// The same run with live-session views published for the HTTP endpoint (as `run` does).
     var liveViewsRecordsPerSecond: Double
     var latencyTargetSamplesPerSecond: Int
+    /// Partitions of the latency run's topics, and when its sessions cross zones.
+    var latencyPartitions: Int
+    var latencyTraffic: String
     var latencyAchievedSamplesPerSecond: Double
     var latencyP50Ms: Double
     var latencyP99Ms: Double
@@ -44,7 +47,7 @@ struct BenchReport: Codable {
             row("ZoneStream end to end, records/s", String(format: "%.0f", zoneStreamRecordsPerSecond)),
             row("ZoneStream / ceiling", String(format: "%.2f", ratio)),
             row("with live views for /sessions and /board, records/s", String(format: "%.0f", liveViewsRecordsPerSecond)),
-            row("latency at \(latencyTargetSamplesPerSecond) samples/s: p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyP50Ms, latencyP99Ms, latencyP999Ms)),
+            row("latency at \(latencyTargetSamplesPerSecond) samples/s (\(latencyTraffic), \(latencyPartitions) partitions): p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyP50Ms, latencyP99Ms, latencyP999Ms)),
             row("latency floor (Kafka path alone): p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyFloorP50Ms, latencyFloorP99Ms, latencyFloorP999Ms)),
             row("peak RSS", String(format: "%.0f MB", Double(peakRSSBytes) / 1_048_576)),
             row("RSS per live session at 10k sessions", String(format: "%.0f bytes", bytesPerSession10k)),

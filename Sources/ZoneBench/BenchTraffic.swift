@@ -9,20 +9,33 @@ enum BenchTraffic {
         Array("{\"type\":\"session_start\",\"session\":\"\(session)\",\"ts\":\(ts),\"activity\":\"cycling\"}".utf8)
     }
 
-    /// A heart-rate sample; every `changeEvery`-th sample of a session crosses a zone boundary,
-    /// and only those have a value of exactly 120 or 140 (the others 121-124 or 141-144), so
-    /// the latency floor can tell them by their bytes (``crossesZone(_:)``).
-    static func sample(_ session: String, ts: Int64, step: Int, changeEvery: Int = 10) -> [UInt8] {
-        let value = (step / changeEvery) % 2 == 0 ? 120 : 140
-        let jitter = step % changeEvery == 0 ? 0 : 1 + step % 4
+    /// A heart-rate sample; every `changeEvery`-th sample of a session crosses a zone boundary
+    /// (the first one enters a zone), and only those have a value of exactly 120 or 140 (the
+    /// others 121-124 or 141-144), so the latency floor can tell them by their bytes
+    /// (``crossesZone(_:)``). `phase` (below `changeEvery`) shifts which samples cross, so
+    /// sessions with different phases cross at different moments.
+    static func sample(_ session: String, ts: Int64, step: Int, changeEvery: Int = 10, phase: Int = 0) -> [UInt8] {
+        let shifted = step + phase
+        let value = (shifted / changeEvery) % 2 == 0 ? 120 : 140
+        let jitter = step == 0 || shifted % changeEvery == 0 ? 0 : 1 + step % 4
         return Array("{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":\(value + jitter)}".utf8)
     }
 
-    /// Whether a ``sample(_:ts:step:changeEvery:)`` is one that crosses a zone boundary: its
+    /// Whether a ``sample(_:ts:step:changeEvery:phase:)`` is one that crosses a zone boundary: its
     /// value ends in `:120}` or `:140}`.
     static func crossesZone(_ value: UnsafeRawBufferPointer) -> Bool {
         guard value.count >= 5 else { return false }
         let tail = value[(value.count - 5)...]
         return tail.elementsEqual(":120}".utf8) || tail.elementsEqual(":140}".utf8)
     }
+}
+
+/// When the paced latency traffic's sessions cross their zone boundaries.
+public enum LatencyTraffic: String, Sendable, CaseIterable {
+    /// Each session at its own moment, as the members of a class do: a tenth of the sessions
+    /// in every 10 ms step, so zone changes come at an even rate.
+    case spread
+    /// Every session in the same 10 ms step, every 100 ms: bursts of one zone change per
+    /// session, the worst case for the tail (and the only shape before session 11).
+    case burst
 }

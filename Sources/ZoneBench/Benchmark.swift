@@ -23,6 +23,13 @@ public struct Benchmark: Sendable {
     /// Samples per second of the latency run, and its length.
     public var latencyRate: Int
     public var latencySeconds: Int
+    /// When the latency run's sessions cross zones (``LatencyTraffic``).
+    public var latencyTraffic = LatencyTraffic.spread
+    /// Partitions of the latency runs' topics.
+    public var latencyPartitions = Benchmark.defaultLatencyPartitions
+
+    /// The latency runs' partitions unless told otherwise (``LatencyRun/defaultPartitions``).
+    public static var defaultLatencyPartitions: Int { LatencyRun.defaultPartitions }
     /// Where bench.json and bench.svg go.
     public var output: String
     /// A small, quick run that checks the benchmark works and measures nothing meaningful.
@@ -63,8 +70,9 @@ public struct Benchmark: Sendable {
         let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
         var broker: BrokerProcess?
         var topics = Topics()
-        var latencyTopics = Topics()
-        latencyTopics.workoutEvents = LatencyRun.inputTopic
+        // The latency run has topics of its own: fresh ones (the mock's cost per fetch grows
+        // with what a partition holds) with ``latencyPartitions`` partitions.
+        var latencyTopics = Self.topics(prefix: LatencyRun.topicPrefix)
         var gymTopics = Self.topics(prefix: "bench-gym-")
         var floorTopic = "bench-floor-out"
         var latencyFloorTopics = (input: LatencyFloor.inputTopic, output: LatencyFloor.outputTopic)
@@ -78,8 +86,7 @@ public struct Benchmark: Sendable {
             bootstrap = bootstrapServers
             let prefix = "bench-\(Int(Date().timeIntervalSince1970))-"
             topics = Self.topics(prefix: prefix)
-            latencyTopics = topics
-            latencyTopics.workoutEvents = prefix + LatencyRun.inputTopic
+            latencyTopics = Self.topics(prefix: prefix + LatencyRun.topicPrefix)
             gymTopics = Self.topics(prefix: prefix + "gym-")
             floorTopic = prefix + floorTopic
             peerTopic = prefix + peerTopic
@@ -87,13 +94,18 @@ public struct Benchmark: Sendable {
             latencyFloorTopics = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
             changelogPrefix = prefix + changelogPrefix
             let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
-                + ([latencyTopics.workoutEvents, floorTopic, peerTopic, memoryTopic, latencyFloorTopics.input, latencyFloorTopics.output] + Self.groups.map { changelogPrefix + $0 }).map {
+                + latencyTopics.specifications(partitions: latencyPartitions)
+                + ([floorTopic, peerTopic, memoryTopic] + Self.groups.map { changelogPrefix + $0 }).map {
                     TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
+                }
+                + [latencyFloorTopics.input, latencyFloorTopics.output].map {
+                    TopicAdmin.Specification(name: $0, partitions: latencyPartitions, replicationFactor: 1)
                 }
             let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
             try TopicAdmin.createMissing(specifications, using: admin)
         } else {
-            let extraTopics = [LatencyRun.inputTopic, floorTopic, peerTopic, memoryTopic, LatencyFloor.inputTopic, LatencyFloor.outputTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
+            let extraTopics = [floorTopic, peerTopic, memoryTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
+                + (latencyTopics.all + [LatencyFloor.inputTopic, LatencyFloor.outputTopic]).map { "\($0):\(latencyPartitions)" }
             let embedded = try BrokerProcess(
                 partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ","), "--brokers", "\(brokers)"],
                 executable: executable)
@@ -167,14 +179,15 @@ public struct Benchmark: Sendable {
         // 4. Latency at a fixed rate.
         configuration.topics = latencyTopics
         configuration.groupID = "bench-latency"
-        configuration.topics.changelog = changelogPrefix + configuration.groupID
         let latency = try LatencyRun.measure(
-            configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds, logger: logger)
+            configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
+            traffic: latencyTraffic, logger: logger)
         // The latency floor: the same paced traffic through the Kafka path alone, its outputs
         // as large as ZoneStream's zone changes were.
         let floorLatency = try LatencyFloor.measure(
             kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input, output: latencyFloorTopics.output,
-            rate: latencyRate, seconds: latencySeconds, outputBytes: latency.meanOutputBytes, logger: logger)
+            rate: latencyRate, seconds: latencySeconds, traffic: latencyTraffic, outputBytes: latency.meanOutputBytes,
+            logger: logger)
         // 5. Memory per live session, on a `zonestream run` child (only its memory counted).
         let bytesPerSession = try SessionMemory.measure(
             bootstrap: bootstrap, topics: (memoryTopic, changelogPrefix + SessionMemory.group), workers: workers, sessionCounts: sessionCounts, producer: producer,
@@ -203,7 +216,8 @@ public struct Benchmark: Sendable {
             records: records, partitions: partitions, workers: workers,
             ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
             liveViewsRecordsPerSecond: viewsRate,
-            latencyTargetSamplesPerSecond: latencyRate, latencyAchievedSamplesPerSecond: latency.achievedRate,
+            latencyTargetSamplesPerSecond: latencyRate, latencyPartitions: latencyPartitions, latencyTraffic: latencyTraffic.rawValue,
+            latencyAchievedSamplesPerSecond: latency.achievedRate,
             latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
             latencyFloorP50Ms: percentile(0.5, of: floorSorted), latencyFloorP99Ms: percentile(0.99, of: floorSorted),
             latencyFloorP999Ms: percentile(0.999, of: floorSorted),
@@ -225,7 +239,7 @@ public struct Benchmark: Sendable {
     static let preloadProducerProperties = ["linger.ms": "100", "batch.num.messages": "100000"]
 
     /// The consumer groups of the processor runs, each with its own changelog topic.
-    static let groups = ["bench-zonestream", "bench-zonestream-live-views", "bench-latency", SessionMemory.group] + GymRun.groups
+    static let groups = ["bench-zonestream", "bench-zonestream-live-views", SessionMemory.group] + GymRun.groups
 
     /// The contract's topics, each name with `prefix` before it.
     static func topics(prefix: String) -> Topics {

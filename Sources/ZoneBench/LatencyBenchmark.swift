@@ -20,6 +20,8 @@ public struct LatencyBenchmark: Sendable {
     /// ZoneStream's `commit_interval_ms`: how often a worker seals an epoch (and encodes and
     /// produces the changelog of every session changed since the last one).
     public var commitIntervalMs = ProcessorConfiguration.defaults.commitIntervalMs
+    /// When the sessions cross zones (``LatencyTraffic``).
+    public var traffic = LatencyTraffic.spread
     /// Brokers of the embedded cluster, as in ``Benchmark/brokers``.
     public var brokers = 3
     /// The `zonestream` executable, started as the embedded broker.
@@ -94,7 +96,7 @@ public struct LatencyBenchmark: Sendable {
         kafka.properties = kafkaProperties
         let producer = try KafkaProducer(configuration: benchKafka)
         let properties = kafkaProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        print("latency bench: \(rate) samples/s for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
+        print("latency bench: \(rate) samples/s (\(traffic.rawValue) zone changes) for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
         var zoneStream: [Figures] = []
         var floor: [Figures] = []
         for (index, prefix) in prefixes.enumerated() {
@@ -102,7 +104,7 @@ public struct LatencyBenchmark: Sendable {
                 if floorTurn {
                     let result = try LatencyFloor.measure(
                         kafka: kafka, benchKafka: benchKafka, producer: producer, input: prefix + LatencyFloor.inputTopic,
-                        output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds,
+                        output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds, traffic: traffic,
                         outputBytes: zoneStream.last?.meanOutputBytes ?? 0, logger: logger)
                     floor.append(Figures(result))
                     print("latency bench: run \(index + 1), floor:      \(floor[index].summary)")
@@ -114,7 +116,8 @@ public struct LatencyBenchmark: Sendable {
                     configuration.workers = workers
                     configuration.commitIntervalMs = commitIntervalMs
                     let result = try LatencyRun.measure(
-                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds, logger: logger)
+                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds, traffic: traffic,
+                        logger: logger)
                     zoneStream.append(Figures(result))
                     print("latency bench: run \(index + 1), ZoneStream: \(zoneStream[index].summary)")
                 }

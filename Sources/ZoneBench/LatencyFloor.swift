@@ -19,7 +19,7 @@ enum LatencyFloor {
 
     static func measure(
         kafka: KafkaConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, input: String, output: String,
-        rate: Int, seconds: Int, outputBytes: Int, logger: Logger
+        rate: Int, seconds: Int, traffic: LatencyTraffic, outputBytes: Int, logger: Logger
     ) throws -> LatencyRun.Result {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
         let forwarder = try KafkaProducer(configuration: kafka)
@@ -51,7 +51,7 @@ enum LatencyFloor {
             thread.join()
             consumer.close()
         }
-        let achieved = try LatencyRun.pace(producer: producer, topic: input, rate: rate, seconds: seconds)
+        let achieved = try LatencyRun.pace(producer: producer, topic: input, rate: rate, seconds: seconds, traffic: traffic)
         try producer.flush(timeoutMs: 30_000)
         reader.waitUntilQuiet()
         if refused.load(ordering: .relaxed) > 0 {

@@ -10,8 +10,17 @@ import ZoneSupport
 /// Samples carry the wall-clock time they were produced as `ts`, so a zone change's
 /// latency is the time it was read minus its `ts`.
 enum LatencyRun {
-    /// Its own input topic, so its processor starts with nothing to catch up on.
-    static let inputTopic = "bench-latency-events"
+    /// Before the contract's topic names: the latency run's topics are its own, so its
+    /// processor starts with nothing to catch up on and its reader with empty partitions.
+    static let topicPrefix = "bench-latency-"
+
+    /// Partitions of the latency topics. The mock broker finds a fetch's position by walking
+    /// every message set the partition holds (librdkafka 2.0's `rd_kafka_mock_msgset_find`,
+    /// "FIXME: Maintain an index"), so its cost per fetch grows with partitions times the
+    /// batches each has taken: at 100,000 samples/s over 32 partitions that walk took 85% of
+    /// the mock's thread and a growing share of both cores within seconds (session 11). Eight
+    /// partitions carry the rate with two workers and keep the mock from being what is measured.
+    static let defaultPartitions = 8
 
     struct Result {
         var latenciesMs: [Double]
@@ -26,7 +35,7 @@ enum LatencyRun {
 
     static func measure(
         configuration: ProcessorConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, rate: Int,
-        seconds: Int, logger: Logger
+        seconds: Int, traffic: LatencyTraffic, logger: Logger
     ) throws -> Result {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         let thread = JoinableThread(name: "zs-bench-lat") { try? processor.run() }
@@ -39,7 +48,7 @@ enum LatencyRun {
         let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: configuration.topics.zoneChanges, logger: logger)
         defer { reader.stop() }
 
-        let achieved = try pace(producer: producer, topic: topic, rate: rate, seconds: seconds)
+        let achieved = try pace(producer: producer, topic: topic, rate: rate, seconds: seconds, traffic: traffic)
         try producer.flush(timeoutMs: 30_000)
         reader.waitUntilQuiet()
         let latencies = reader.latencies
@@ -50,12 +59,13 @@ enum LatencyRun {
             latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, meanOutputBytes: meanOutputBytes)
     }
 
-    /// Sessions of the paced samples; each changes zone every 10th sample, all in the same step.
+    /// Sessions of the paced samples; each changes zone every 10th sample.
     static let sessions = 1000
 
     /// Produces heart-rate samples at `rate` for `seconds` over ``sessions`` sessions, `ts` the
-    /// wall clock when each is produced, in small bursts of what is due; returns the rate reached.
-    static func pace(producer: KafkaProducer, topic: String, rate: Int, seconds: Int) throws -> Double {
+    /// wall clock when each is produced, in small bursts of what is due, the sessions crossing
+    /// zones as `traffic` says; returns the rate reached.
+    static func pace(producer: KafkaProducer, topic: String, rate: Int, seconds: Int, traffic: LatencyTraffic) throws -> Double {
         let started = Date()
         var sent = 0
         while Date().timeIntervalSince(started) < Double(seconds) {
@@ -67,8 +77,10 @@ enum LatencyRun {
                 let index = sent % sessions
                 let id = BenchTraffic.sessionID(index, prefix: "l")
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
+                let phase = traffic == .spread ? index % 10 : 0
                 try producer.produce(
-                    topic: topic, key: Array(id.utf8), value: BenchTraffic.sample(id, ts: now, step: sent / sessions), tracker: nil)
+                    topic: topic, key: Array(id.utf8),
+                    value: BenchTraffic.sample(id, ts: now, step: sent / sessions, phase: phase), tracker: nil)
                 sent += 1
             }
             producer.pollDeliveryReports(timeoutMs: 0)

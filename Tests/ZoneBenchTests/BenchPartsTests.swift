@@ -80,15 +80,17 @@ import ZoneEngine
     }
 
     /// The latency floor forwards exactly the paced samples on which ZoneStream's engine
-    /// changes zone, so both produce the same outputs at the same moments.
-    @Test func theFloorForwardsExactlyTheSamplesThatChangeZone() {
+    /// changes zone, so both produce the same outputs at the same moments; in every phase of
+    /// the spread traffic too, where a session crosses at its own steps.
+    @Test(arguments: 0..<10)
+    func theFloorForwardsExactlyTheSamplesThatChangeZone(phase: Int) {
         var decoder = WorkoutEventDecoder()
         var store = SessionStore()
         var sink = RecordingSink()
         var crossing: [Int] = []
         var changed: [Int] = []
         for step in 0..<60 {
-            let value = BenchTraffic.sample("l7", ts: 1_717_200_000_000 + Int64(step) * 10, step: step)
+            let value = BenchTraffic.sample("l7", ts: 1_717_200_000_000 + Int64(step) * 10, step: step, phase: phase)
             if value.withUnsafeBytes({ BenchTraffic.crossesZone($0) }) { crossing.append(step) }
             guard case .success(let event) = decoder.decode(value: value, key: Array("l7".utf8)) else {
                 Issue.record("sample \(step) was rejected")
@@ -98,7 +100,9 @@ import ZoneEngine
             store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
             if sink.zoneChanges.count > before { changed.append(step) }
         }
-        #expect(crossing == Array(stride(from: 0, to: 60, by: 10)))
+        // The first sample enters a zone; after it, every 10th step counted from the phase.
+        let expected = [0] + stride(from: phase == 0 ? 10 : 10 - phase, to: 60, by: 10)
+        #expect(crossing == expected)
         #expect(changed == crossing)
     }
 }

@@ -16,6 +16,10 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "ZoneStream worker threads.") var workers = 2
     @Option(help: "Sample rate of the latency run.") var latencyRate = 100_000
     @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
+    @Option(help: "When the latency run's sessions cross zones: spread (each at its own moment, as in a class) or burst (all in the same 10 ms, every 100 ms).")
+    var latencyTraffic = LatencyTraffic.spread
+    @Option(help: "Partitions of the latency run's topics (the mock broker's cost per fetch grows with partitions; benchmarks/README.md).")
+    var latencyPartitions = Benchmark.defaultLatencyPartitions
     @Option(help: "Where to write bench.json and bench.svg.") var output = "benchmarks/results"
     @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke = false
     @Option(help: """
@@ -31,6 +35,7 @@ struct BenchCommand: ParsableCommand {
         try requireOption("--workers", workers, in: 1...64)
         try requireOption("--latency-rate", latencyRate, in: 1...10_000_000)
         try requireOption("--latency-seconds", latencySeconds, in: 1...3600)
+        try requireOption("--latency-partitions", latencyPartitions, in: 1...64)
         try BrokerCommand.validate(brokers: brokers)
         if let peer, !Benchmark.knownPeers.contains(peer) {
             throw ValidationError("--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
@@ -39,9 +44,11 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let logger = Logs.bootstrap(level: "warning")
-        let benchmark = Benchmark(
+        var benchmark = Benchmark(
             records: records, partitions: partitions, brokers: brokers, workers: workers, latencyRate: latencyRate,
             latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers, peer: peer)
+        benchmark.latencyTraffic = latencyTraffic
+        benchmark.latencyPartitions = latencyPartitions
         try benchmark.run(logger: logger)
     }
 }

@@ -20,12 +20,27 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "Also write the bootstrap address to this file (for scripts and tests).")
     var bootstrapFile: String?
 
-    @Option(help: "Extra topics to create (comma-separated).")
+    @Option(help: "Extra topics to create (comma-separated), each NAME or NAME:PARTITIONS (default --partitions).")
     var extraTopics: String?
 
     func validate() throws {
         try Self.validate(brokers: brokers)
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
+        _ = try Self.extraTopics(extraTopics, partitions: partitions)
+    }
+
+    /// `NAME[:PARTITIONS],...` as names and partition counts; refuses an empty name or a
+    /// count outside 1...1024.
+    static func extraTopics(_ text: String?, partitions: Int) throws -> [(name: String, partitions: Int)] {
+        try (text ?? "").split(separator: ",").map { item in
+            let parts = item.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard !parts[0].isEmpty else { throw ValidationError("--extra-topics '\(item)': the topic has no name") }
+            guard parts.count == 2 else { return (parts[0], partitions) }
+            guard let count = Int(parts[1]), (1...1024).contains(count) else {
+                throw ValidationError("--extra-topics '\(item)': partitions must be a whole number in 1...1024")
+            }
+            return (parts[0], count)
+        }
     }
 
     /// The one check of a `--brokers` option (`broker`, `bench`, `bench latency`).
@@ -35,7 +50,7 @@ struct BrokerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cluster = try EmbeddedBroker.start(brokers: brokers, partitions: partitions,
-            extraTopics: extraTopics?.split(separator: ",").map(String.init) ?? [])
+            extraTopics: try Self.extraTopics(extraTopics, partitions: partitions))
         FileHandle.standardOutput.write(Data((cluster.bootstrapServers + "\n").utf8))
         if let bootstrapFile {
             try (cluster.bootstrapServers + "\n").write(toFile: bootstrapFile, atomically: true, encoding: .utf8)
@@ -110,9 +125,10 @@ extension BrokerCommand {
 enum EmbeddedBroker {
     static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq", "zonestream-changelog"]
 
-    static func start(brokers: Int, partitions: Int, extraTopics: [String] = []) throws -> MockCluster {
+    static func start(brokers: Int, partitions: Int, extraTopics: [(name: String, partitions: Int)] = []) throws -> MockCluster {
         let cluster = try MockCluster(brokers: brokers)
-        for topic in topics + extraTopics { try cluster.createTopic(topic, partitions: partitions) }
+        for topic in topics { try cluster.createTopic(topic, partitions: partitions) }
+        for topic in extraTopics { try cluster.createTopic(topic.name, partitions: topic.partitions) }
         return cluster
     }
 }

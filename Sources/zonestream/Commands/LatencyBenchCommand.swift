@@ -1,6 +1,9 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import ZoneBench
+public import ZoneBench
+
+/// `--traffic spread|burst` (`bench latency`) and `--latency-traffic` (`bench`).
+extension LatencyTraffic: ExpressibleByArgument {}
 
 /// `zonestream bench latency`: the latency measurement alone (``LatencyBenchmark``), with
 /// librdkafka properties for ZoneStream's clients to try a change of a wait before it
@@ -13,9 +16,11 @@ struct LatencyBenchCommand: ParsableCommand {
     @Option(help: "Samples per second.") var rate = 100_000
     @Option(help: "Length of each run in seconds.") var seconds = 10
     @Option(help: "Runs, each with a fresh processor and topics of its own.") var runs = 1
-    @Option(help: "Partitions of each topic.") var topicPartitions = 32
+    @Option(help: "Partitions of each topic.") var topicPartitions = Benchmark.defaultLatencyPartitions
     @Option(help: "ZoneStream worker threads.") var workerThreads = 2
     @Option(help: "Brokers of the embedded cluster.") var brokers = 3
+    @Option(help: "When the sessions cross zones: spread (each at its own moment, as in a class) or burst (all in the same 10 ms, every 100 ms).")
+    var traffic = LatencyTraffic.spread
     @Option(help: "ZoneStream's commit_interval_ms (how often a worker seals an epoch and writes its changelog).")
     var commitIntervalMs = 1000
     @Option(name: .customLong("kafka-property"), help: "KEY=VALUE: a librdkafka property for ZoneStream's clients (repeatable).")
@@ -46,6 +51,7 @@ struct LatencyBenchCommand: ParsableCommand {
             kafkaProperties: properties)
         benchmark.commitIntervalMs = commitIntervalMs
         benchmark.brokers = brokers
+        benchmark.traffic = traffic
         _ = try benchmark.run(logger: logger)
     }
 }

@@ -58,7 +58,8 @@ struct SettingsValidationTests {
     /// command that takes them, before a broker starts.
     @Test(arguments: [["broker", "--brokers", "0"], ["bench", "--brokers", "17"], ["bench", "latency", "--brokers", "0"],
         ["broker", "--partitions", "0"], ["bench", "memory", "--sessions", "100,10"], ["bench", "memory", "--worker-threads", "0"], ["bench", "--workers", "0"],
-        ["bench", "--partitions", "65"]])
+        ["bench", "--partitions", "65"], ["bench", "--latency-partitions", "0"], ["broker", "--extra-topics", "a,b:0"],
+        ["broker", "--extra-topics", ":4"], ["bench", "latency", "--traffic", "steady"]])
     func aBadClusterSizeIsRefusedBeforeAnythingStarts(_ arguments: [String]) throws {
         let (status, output) = try Self.run(arguments)
         #expect(status != 0)
