@@ -17,7 +17,7 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
 
     /// Records per second from the first record to the last, and the timeline.
     static func measure(kafka: KafkaConfiguration, topic: String, records: Int, logger: Logger) throws -> (rate: Double, timeline: [[Double]]) {
-        let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-bare", logger: logger)
+        let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-bare-" + topic, logger: logger)
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)

@@ -7,6 +7,10 @@ public enum SystemZones {
     public static let defaultHeartRateBoundaries: [Double] = [91, 114, 136, 158]
     static let heartRateFractions: [Decimal] = ["0.60", "0.70", "0.80", "0.90"].map { Decimal(string: $0)! }
     static let powerFractions: [Decimal] = ["0.55", "0.75", "0.90", "1.05", "1.20"].map { Decimal(string: $0)! }
+    /// Tanaka's slope, and the locale numbers are read in: made once (a session start made
+    /// both each time, most of the start's cost in a gym run's profile, session 11).
+    static let tanakaSlope = Decimal(string: "0.7")!
+    static let posix = Locale(identifier: "en_US_POSIX")
 
     /// Heart-rate zones from the profile's metrics: max = `max_hr`, else Tanaka
     /// (208 - 0.7 * age); Karvonen with a resting rate below max, else a share of max.
@@ -42,7 +46,7 @@ public enum SystemZones {
         if let maxHR = profile.maximumHeartRate.flatMap(exactDecimal), maxHR > 0 {
             maximum = maxHR
         } else if let age = profile.age.flatMap(exactDecimal), age > 0 {
-            maximum = Decimal(208) - Decimal(string: "0.7")! * age
+            maximum = Decimal(208) - tanakaSlope * age
         } else {
             return nil
         }
@@ -60,7 +64,7 @@ public enum SystemZones {
     /// The decimal a person wrote: the shortest text that round-trips the double.
     static func exactDecimal(_ value: Double) -> Decimal? {
         guard value.isFinite else { return nil }
-        return Decimal(string: String(describing: value), locale: Locale(identifier: "en_US_POSIX"))
+        return Decimal(string: String(describing: value), locale: posix)
     }
 
     static func roundedHalfAwayFromZero(_ value: Decimal) -> Double {

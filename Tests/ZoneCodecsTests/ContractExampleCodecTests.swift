@@ -35,13 +35,17 @@ import ZoneTestSupport
         }
         var zoneChanges: [Any] = []
         var finished: [Any] = []
+        var finishedWriter = WorkoutFinishedWriter()
         for output in sink.outputs {
             switch output {
             case .zoneChange(let change, let session, let person, let configuration):
                 let bytes = OutputEncoder.zoneChange(change, session: session, person: person, configuration: configuration)
                 zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
             case .finished(let summary):
-                finished.append(try JSONSerialization.jsonObject(with: Data(OutputEncoder.workoutFinished(summary))))
+                let bytes = OutputEncoder.workoutFinished(summary)
+                // The processor writes them without jansson: the same bytes.
+                #expect(finishedWriter.write(summary) == bytes, "\(name): the direct writer differs from jansson")
+                finished.append(try JSONSerialization.jsonObject(with: Data(bytes)))
             case .rejected:
                 break
             }

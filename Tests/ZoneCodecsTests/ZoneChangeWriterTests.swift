@@ -32,16 +32,18 @@ import ZoneSimulation
         #expect(compared == 500)
     }
 
-    /// The writer keeps the text of the configurations it has seen in a small table: many
+    /// The writer keeps the text of the configurations it has seen in a table (4,096 slots):
     /// more configurations than its slots, seen again after others replaced them, and the same
-    /// boundaries for another source or quantity still come out as jansson writes them.
+    /// boundaries for another source or quantity (the same slot) still come out as jansson
+    /// writes them.
     @Test func configurationsSeenAgainAfterManyOthersAreWrittenRight() throws {
         var random = SplitMix64(seed: 2026)
         var writer = ZoneChangeWriter()
         var configurations: [ZoneConfiguration] = []
-        for index in 0..<200 {
-            let boundaries = [50 + Double(index) / 4, 150 + Double(random.next() % 1000) / 10]
-            for source in [ZoneSource.system, .user, .app] {
+        for index in 0..<5000 {
+            let boundaries = [50 + Double(index) / 64, 150 + Double(random.next() % 1000) / 10]
+            let sources: [ZoneSource] = index < 200 ? [.system, .user, .app] : [[.system, .user, .app][index % 3]]
+            for source in sources {
                 configurations.append(try ZoneConfiguration.validated(quantity: index % 2 == 0 ? .heartRate : .cyclingPower, source: source, boundaries: boundaries))
             }
         }

@@ -6,20 +6,30 @@ import ZoneEngine
 /// An event holds each boundary three times (the list, a zone's `max`, the next zone's `min`)
 /// and the current and previous zones again: up to 24 doubles in their shortest round-trip form,
 /// most of the writer's time per event (session 10). A live session keeps its configuration,
-/// and a gym has few (system zones by age, a club's own), so a small table by hash hits.
+/// but a gym's members each have their own (system zones from each member's age or maximum
+/// heart rate, power zones from each one's FTP): a class of 200 has about 350 live at once.
+/// With 64 slots the gym traffic missed on about half its events, and writing an entry again
+/// was a tenth of a worker's time (perf, session 11); 4,096 slots of references (32 KB per
+/// worker, entries written only for configurations seen) keep the misses to collisions.
 struct ConfigurationTextCache {
-    /// One configuration's text.
-    struct Entry {
+    /// One configuration's text; a reference, so a slot costs a pointer until it is used.
+    final class Entry {
         let configuration: ZoneConfiguration
         /// `"source":"…","unit":"…","boundaries":[…]`
         let description: [UInt8]
         /// Per zone: `{"index":N,"min":X,"max":Y` (no closing brace: the durations list adds a field).
         let zoneFields: [[UInt8]]
+
+        init(configuration: ZoneConfiguration, description: [UInt8], zoneFields: [[UInt8]]) {
+            self.configuration = configuration
+            self.description = description
+            self.zoneFields = zoneFields
+        }
     }
 
     /// A power of two; a configuration whose slot holds another is written again and replaces
     /// it (the hash leaves the source out: the equality check has it).
-    private static let slotCount = 64
+    static let slotCount = 4096
     private var slots = [Entry?](repeating: nil, count: slotCount)
 
     /// The text of `configuration`, written now if its slot holds another.
@@ -42,27 +52,41 @@ struct ConfigurationTextCache {
 
     private static func write(_ configuration: ZoneConfiguration) -> Entry {
         var text = JSONTextWriter(capacity: 256)
-        text.append(#""source":""#)
-        text.appendUnescaped(configuration.source.rawValue)
-        text.append(#"","unit":""#)
-        text.appendUnescaped(configuration.unit)
-        text.append(#"","boundaries":["#)
-        for index in 0..<configuration.boundaries.count {
-            if index > 0 { text.append(",") }
-            text.appendNumber(configuration.boundaries[index])
-        }
-        text.append("]")
+        text.appendConfigurationFields(configuration)
         let description = text.takeBytes()
         let zoneFields = (0..<configuration.zoneCount).map { zone -> [UInt8] in
             text.removeAll()
-            text.append(#"{"index":"#)
-            text.appendInteger(Int64(zone + 1))
-            text.append(#","min":"#)
-            if let lower = configuration.lowerBound(ofZone: zone) { text.appendNumber(lower) } else { text.append("null") }
-            text.append(#","max":"#)
-            if let upper = configuration.upperBound(ofZone: zone) { text.appendNumber(upper) } else { text.append("null") }
+            text.appendZoneFields(zone, of: configuration)
             return text.bytes
         }
         return Entry(configuration: configuration, description: description, zoneFields: zoneFields)
+    }
+}
+
+extension JSONTextWriter {
+    /// A zone configuration's members as the contract writes them:
+    /// `"source":"…","unit":"…","boundaries":[…]` (no braces).
+    mutating func appendConfigurationFields(_ configuration: ZoneConfiguration) {
+        append(#""source":""#)
+        appendUnescaped(configuration.source.rawValue)
+        append(#"","unit":""#)
+        appendUnescaped(configuration.unit)
+        append(#"","boundaries":["#)
+        for index in 0..<configuration.boundaries.count {
+            if index > 0 { append(",") }
+            appendNumber(configuration.boundaries[index])
+        }
+        append("]")
+    }
+
+    /// The start of zone `zone`'s object: `{"index":N,"min":X,"max":Y` (no closing brace, so
+    /// a durations list can add its field).
+    mutating func appendZoneFields(_ zone: Int, of configuration: ZoneConfiguration) {
+        append(#"{"index":"#)
+        appendInteger(Int64(zone + 1))
+        append(#","min":"#)
+        if let lower = configuration.lowerBound(ofZone: zone) { appendNumber(lower) } else { append("null") }
+        append(#","max":"#)
+        if let upper = configuration.upperBound(ofZone: zone) { appendNumber(upper) } else { append("null") }
     }
 }

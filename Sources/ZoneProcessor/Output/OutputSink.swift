@@ -43,6 +43,8 @@ struct OutputSink: SessionEventSink {
     private var currentOrigin: OutputOrigin?
     /// Zone changes are the frequent output: written without jansson or allocation.
     var zoneChangeWriter = ZoneChangeWriter()
+    /// Finished workouts, written the same way (no jansson tree per summary).
+    var workoutFinishedWriter = WorkoutFinishedWriter()
     /// Outputs counted locally and published to ``metrics`` once per batch (no shared
     /// cache line written per record).
     var zoneChangeCount = 0
@@ -106,11 +108,13 @@ struct OutputSink: SessionEventSink {
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {
         let origin = origin(session: summary.session)
-        let value = OutputEncoder.workoutFinished(summary)
-        let key = Array(summary.session.utf8)
-        key.withUnsafeBytes { key in
-            value.withUnsafeBytes { value in
-                produceOutput(topics.workoutsFinished, key: key, value: value, origin: origin)
+        workoutFinishedWriter.encode(summary)
+        // A second reference to the writer's buffer for the produce call, released after it.
+        let writer = workoutFinishedWriter
+        var id = summary.session
+        id.withUTF8 { key in
+            writer.withBytes { value in
+                produceOutput(topics.workoutsFinished, key: UnsafeRawBufferPointer(key), value: value, origin: origin)
             }
         }
         metrics.countWorkoutFinished()
