@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneCodecs
+@testable import ZoneCodecs
 import ZoneEngine
 import ZoneSimulation
 
@@ -54,6 +54,25 @@ import ZoneSimulation
             let fast = writer.write(change, session: "s", person: "p", configuration: configuration)
             #expect(fast == OutputEncoder.zoneChange(change, session: "s", person: "p", configuration: configuration))
         }
+    }
+
+    /// A gym's members' own zones (whole-number boundaries from each one's maximum heart rate
+    /// and FTP) spread over the table's slots: with the first hash they shared a handful, and
+    /// the writer wrote their text again for about half of a gym's zone changes.
+    @Test func membersZonesSpreadOverTheSlots() throws {
+        var configurations: [ZoneConfiguration] = []
+        for maximum in 150...210 {
+            let boundaries = [0.6, 0.7, 0.8, 0.9].map { (Double(maximum) * $0).rounded() }
+            configurations.append(try ZoneConfiguration.validated(quantity: .heartRate, source: .system, boundaries: boundaries))
+        }
+        for ftp in 150...350 {
+            let boundaries = [0.55, 0.75, 0.9, 1.05, 1.2].map { (Double(ftp) * $0).rounded() }
+            configurations.append(try ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries))
+        }
+        let distinct = Set(configurations.map(\.boundaries.values))
+        let slots = Set(configurations.map(ConfigurationTextCache.slot(of:)))
+        // Random slots for 262 keys in 4,096 would collide about 8 times.
+        #expect(slots.count >= distinct.count - 20, "\(distinct.count) configurations in \(slots.count) slots")
     }
 
     /// jansson alone wrote `81.900000000000006`; people expect `81.9`.

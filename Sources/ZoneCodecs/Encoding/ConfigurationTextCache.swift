@@ -41,12 +41,20 @@ struct ConfigurationTextCache {
         return entry
     }
 
-    private static func slot(of configuration: ZoneConfiguration) -> Int {
+    /// The slot of a configuration: its boundaries' bits mixed so that every bit reaches the
+    /// low bits the slot is taken from. (Until session 11 a multiply-only mix took the slot
+    /// from bits that whole-number boundaries, whose low mantissa bits are all zero, never
+    /// reached: a gym's members' zones fell into a handful of slots and missed.)
+    static func slot(of configuration: ZoneConfiguration) -> Int {
         var hash = UInt64(configuration.boundaries.count) &* 0x9E37_79B9_7F4A_7C15
         for index in 0..<configuration.boundaries.count {
-            hash = (hash ^ configuration.boundaries[index].bitPattern) &* 0x0000_0100_0000_01B3
+            hash = (hash ^ configuration.boundaries[index].bitPattern) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
         }
-        hash ^= hash >> 29
+        // MurmurHash3's 64-bit finalizer.
+        hash ^= hash >> 33
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
         return Int(truncatingIfNeeded: hash) & (slotCount - 1)
     }
 
