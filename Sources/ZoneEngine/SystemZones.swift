@@ -16,7 +16,7 @@ public enum SystemZones {
     /// (208 - 0.7 * age); Karvonen with a resting rate below max, else a share of max.
     /// Falls back to the default boundaries when no metric is usable.
     public static func heartRate(for profile: PersonProfile?) -> ZoneConfiguration {
-        if let boundaries = heartRateBoundaries(for: profile),
+        if let boundaries = ScaledDecimal.heartRateBoundaries(for: profile) ?? heartRateBoundaries(for: profile),
             let configuration = try? ZoneConfiguration.validated(
                 quantity: .heartRate, source: .system, boundaries: boundaries)
         {
@@ -29,6 +29,9 @@ public enum SystemZones {
 
     /// Power zones from `ftp` > 0; `nil` without a usable ftp.
     public static func cyclingPower(for profile: PersonProfile?) -> ZoneConfiguration? {
+        if let boundaries = ScaledDecimal.powerBoundaries(for: profile) {
+            return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
+        }
         guard let ftp = profile?.functionalThresholdPower.flatMap(exactDecimal), ftp > 0 else { return nil }
         let boundaries = powerFractions.map { roundedHalfAwayFromZero($0 * ftp) }
         return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
