@@ -44,14 +44,16 @@ enum LatencyFloor {
                 forwarder.pollDeliveryReports(timeoutMs: 0)
             }
         }
-        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: output, logger: logger)
+        let reader = try ZoneChangeLatencyReader(
+            kafka: benchKafka, topic: output, countingFromMs: LatencyRun.warmUpEndMs(), logger: logger)
         defer {
             reader.stop()
             running.store(false, ordering: .relaxed)
             thread.join()
             consumer.close()
         }
-        let achieved = try LatencyRun.pace(producer: producer, topic: input, rate: rate, seconds: seconds, traffic: traffic)
+        let achieved = try LatencyRun.pace(
+            producer: producer, topic: input, rate: rate, seconds: seconds + LatencyRun.warmUpSeconds, traffic: traffic)
         try producer.flush(timeoutMs: 30_000)
         reader.waitUntilQuiet()
         if refused.load(ordering: .relaxed) > 0 {

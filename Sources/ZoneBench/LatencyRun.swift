@@ -45,10 +45,11 @@ enum LatencyRun {
         }
         while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
         let topic = configuration.topics.workoutEvents
-        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: configuration.topics.zoneChanges, logger: logger)
+        let reader = try ZoneChangeLatencyReader(
+            kafka: benchKafka, topic: configuration.topics.zoneChanges, countingFromMs: warmUpEndMs(), logger: logger)
         defer { reader.stop() }
 
-        let achieved = try pace(producer: producer, topic: topic, rate: rate, seconds: seconds, traffic: traffic)
+        let achieved = try pace(producer: producer, topic: topic, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic)
         try producer.flush(timeoutMs: 30_000)
         reader.waitUntilQuiet()
         let latencies = reader.latencies
@@ -58,6 +59,14 @@ enum LatencyRun {
         return Result(
             latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, meanOutputBytes: meanOutputBytes)
     }
+
+    /// The first second of pacing is not counted, for ZoneStream and the floor alike: it
+    /// holds each client's first requests (metadata, offsets, the output topics' first
+    /// batches) and the sessions' creation, costs a process pays once, not per sample.
+    static let warmUpSeconds = 1
+
+    /// The wall clock (ms) from which samples count, when pacing starts now.
+    static func warmUpEndMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) + Int64(warmUpSeconds * 1000) }
 
     /// Sessions of the paced samples; each changes zone every 10th sample.
     static let sessions = 1000
@@ -97,13 +106,15 @@ final class ZoneChangeLatencyReader: Sendable {
     private let running = Atomic<Bool>(true)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
-    init(kafka: KafkaConfiguration, topic: String, logger: Logger) throws {
+    /// `countingFromMs`: zone changes of samples produced before this wall-clock time (the
+    /// warm-up) are read but not counted.
+    init(kafka: KafkaConfiguration, topic: String, countingFromMs: Int64, logger: Logger) throws {
         consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
         try consumer.assign(try Self.partitionsAtEnd(of: topic, consumer: consumer))
         let thread = JoinableThread(name: "zs-bench-read") { [self] in
             while running.load(ordering: .relaxed) {
                 consumer.poll(timeoutMs: 20) { record in
-                    guard let value = record.value, let ts = Self.timestamp(in: value) else { return }
+                    guard let value = record.value, let ts = Self.timestamp(in: value), ts >= countingFromMs else { return }
                     let latency = Date().timeIntervalSince1970 * 1000 - Double(ts)
                     let untilProduced = Double(record.timestampMs - ts)
                     values.withLockedValue { $0.append((latency, untilProduced)) }
