@@ -53,6 +53,8 @@ public struct LatencyBenchmark: Sendable {
         public var outputPathP99: Double
         public var zoneChanges: Int
         public var achievedRate: Double
+        /// Crossing samples produced after the warm-up: every one should be read.
+        public var zoneChangesProduced: Int
         public var meanOutputBytes: Int
 
         init(_ result: LatencyRun.Result) {
@@ -70,12 +72,13 @@ public struct LatencyBenchmark: Sendable {
             outputPathP99 = Percentile.of(0.99, outputPath)
             zoneChanges = sorted.count
             achievedRate = result.achievedRate
+            zoneChangesProduced = result.zoneChangesProduced
             meanOutputBytes = result.meanOutputBytes
         }
 
         public var summary: String {
-            String(format: "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d zone changes of %d bytes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
-                p50, p90, p99, p999, max, zoneChanges, meanOutputBytes, achievedRate, untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
+            String(format: "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d of %d zone changes of %d bytes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
+                p50, p90, p99, p999, max, zoneChanges, zoneChangesProduced, meanOutputBytes, achievedRate, untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
         }
     }
 

@@ -44,23 +44,25 @@ enum LatencyFloor {
                 forwarder.pollDeliveryReports(timeoutMs: 0)
             }
         }
-        let reader = try ZoneChangeLatencyReader(
-            kafka: benchKafka, topic: output, countingFromMs: LatencyRun.warmUpEndMs(), logger: logger)
+        let countingFromMs = LatencyRun.warmUpEndMs()
+        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: output, countingFromMs: countingFromMs, logger: logger)
         defer {
             reader.stop()
             running.store(false, ordering: .relaxed)
             thread.join()
             consumer.close()
         }
-        let achieved = try LatencyRun.pace(
-            producer: producer, topic: input, rate: rate, seconds: seconds + LatencyRun.warmUpSeconds, traffic: traffic)
+        let paced = try LatencyRun.pace(
+            producer: producer, topic: input, rate: rate, seconds: seconds + LatencyRun.warmUpSeconds, traffic: traffic,
+            countingFromMs: countingFromMs)
         try producer.flush(timeoutMs: 30_000)
         reader.waitUntilQuiet()
         if refused.load(ordering: .relaxed) > 0 {
             throw BenchError("latency floor: \(refused.load(ordering: .relaxed)) forwarded records refused")
         }
         return LatencyRun.Result(
-            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: achieved,
+            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: paced.rate,
+            zoneChangesProduced: paced.zoneChanges,
             meanOutputBytes: reader.meanValueBytes)
     }
 

@@ -29,6 +29,9 @@ enum LatencyRun {
         /// rest is the output path (producer linger, broker, the reader's fetch).
         var untilProducedMs: [Double]
         var achievedRate: Double
+        /// The crossing samples produced after the warm-up: each must come back as one zone
+        /// change read (a smoke test checks that the two counts agree).
+        var zoneChangesProduced = 0
         /// The mean size of the outputs read (zone-change events, or the floor's forwards).
         var meanOutputBytes = 0
     }
@@ -45,11 +48,14 @@ enum LatencyRun {
         }
         while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
         let topic = configuration.topics.workoutEvents
+        let countingFromMs = warmUpEndMs()
         let reader = try ZoneChangeLatencyReader(
-            kafka: benchKafka, topic: configuration.topics.zoneChanges, countingFromMs: warmUpEndMs(), logger: logger)
+            kafka: benchKafka, topic: configuration.topics.zoneChanges, countingFromMs: countingFromMs, logger: logger)
         defer { reader.stop() }
 
-        let achieved = try pace(producer: producer, topic: topic, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic)
+        let paced = try pace(
+            producer: producer, topic: topic, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic,
+            countingFromMs: countingFromMs)
         try producer.flush(timeoutMs: 30_000)
         reader.waitUntilQuiet()
         let latencies = reader.latencies
@@ -57,7 +63,8 @@ enum LatencyRun {
         let meanOutputBytes = reader.meanValueBytes
 
         return Result(
-            latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: achieved, meanOutputBytes: meanOutputBytes)
+            latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: paced.rate,
+            zoneChangesProduced: paced.zoneChanges, meanOutputBytes: meanOutputBytes)
     }
 
     /// The first second of pacing is not counted, for ZoneStream and the floor alike: it
@@ -73,10 +80,14 @@ enum LatencyRun {
 
     /// Produces heart-rate samples at `rate` for `seconds` over ``sessions`` sessions, `ts` the
     /// wall clock when each is produced, in small bursts of what is due, the sessions crossing
-    /// zones as `traffic` says; returns the rate reached.
-    static func pace(producer: KafkaProducer, topic: String, rate: Int, seconds: Int, traffic: LatencyTraffic) throws -> Double {
+    /// zones as `traffic` says; returns the rate reached and the crossing samples produced
+    /// from `countingFromMs` on.
+    static func pace(
+        producer: KafkaProducer, topic: String, rate: Int, seconds: Int, traffic: LatencyTraffic, countingFromMs: Int64
+    ) throws -> (rate: Double, zoneChanges: Int) {
         let started = Date()
         var sent = 0
+        var zoneChanges = 0
         while Date().timeIntervalSince(started) < Double(seconds) {
             let due = started.addingTimeInterval(Double(sent) / Double(rate))
             let wait = due.timeIntervalSinceNow
@@ -87,14 +98,14 @@ enum LatencyRun {
                 let id = BenchTraffic.sessionID(index, prefix: "l")
                 let now = Int64(Date().timeIntervalSince1970 * 1000)
                 let phase = traffic == .spread ? index % 10 : 0
-                try producer.produce(
-                    topic: topic, key: Array(id.utf8),
-                    value: BenchTraffic.sample(id, ts: now, step: sent / sessions, phase: phase), tracker: nil)
+                let value = BenchTraffic.sample(id, ts: now, step: sent / sessions, phase: phase)
+                if now >= countingFromMs && value.withUnsafeBytes({ BenchTraffic.crossesZone($0) }) { zoneChanges += 1 }
+                try producer.produce(topic: topic, key: Array(id.utf8), value: value, tracker: nil)
                 sent += 1
             }
             producer.pollDeliveryReports(timeoutMs: 0)
         }
-        return Double(sent) / Date().timeIntervalSince(started)
+        return (Double(sent) / Date().timeIntervalSince(started), zoneChanges)
     }
 }
 

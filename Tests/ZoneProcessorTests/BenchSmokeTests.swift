@@ -49,9 +49,10 @@ struct BenchSmokeTests {
         #expect(output.contains("ZoneStream's librdkafka properties: linger.ms=2"))
         for name in ["floor:      ", "ZoneStream: "] {
             let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, \(name)") }, "\(output.suffix(1000))")
-            // 2 s at 2000 samples/s: 4000 samples over 1000 sessions, steps 0 to 3 of each; a
-            // session's step 0 enters its first zone, so each run reads exactly 1000 zone changes.
-            #expect(line.contains("over 1000 zone changes"), "\(line)")
+            // Every crossing sample produced after the warm-up comes back as one zone change read
+            // ("over READ of PRODUCED zone changes"); 2 s at 2000 samples/s crosses a few hundred.
+            let counts = line.split(separator: " over ").last?.split(separator: " ").prefix(3) ?? []
+            #expect(counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
         }
     }
 }
