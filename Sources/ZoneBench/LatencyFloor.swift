@@ -44,26 +44,18 @@ enum LatencyFloor {
                 forwarder.pollDeliveryReports(timeoutMs: 0)
             }
         }
-        let countingFromMs = LatencyRun.warmUpEndMs()
-        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: output, countingFromMs: countingFromMs, logger: logger)
         defer {
-            reader.stop()
             running.store(false, ordering: .relaxed)
             thread.join()
             consumer.close()
         }
-        let paced = try LatencyRun.pace(
-            producer: producer, topic: input, rate: rate, seconds: seconds + LatencyRun.warmUpSeconds, traffic: traffic,
-            countingFromMs: countingFromMs)
-        try producer.flush(timeoutMs: 30_000)
-        reader.waitUntilQuiet()
+        let result = try LatencyRun.paceAndRead(
+            input: input, output: output, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds,
+            traffic: traffic, logger: logger)
         if refused.load(ordering: .relaxed) > 0 {
             throw BenchError("latency floor: \(refused.load(ordering: .relaxed)) forwarded records refused")
         }
-        return LatencyRun.Result(
-            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: paced.rate,
-            zoneChangesProduced: paced.zoneChanges,
-            meanOutputBytes: reader.meanValueBytes)
+        return result
     }
 
     /// The sample with a `"pad"` member of `x`s before its closing brace, `bytes` long in all

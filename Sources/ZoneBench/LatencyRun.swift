@@ -47,24 +47,9 @@ enum LatencyRun {
             thread.join()
         }
         while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
-        let topic = configuration.topics.workoutEvents
-        let countingFromMs = warmUpEndMs()
-        let reader = try ZoneChangeLatencyReader(
-            kafka: benchKafka, topic: configuration.topics.zoneChanges, countingFromMs: countingFromMs, logger: logger)
-        defer { reader.stop() }
-
-        let paced = try pace(
-            producer: producer, topic: topic, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic,
-            countingFromMs: countingFromMs)
-        try producer.flush(timeoutMs: 30_000)
-        reader.waitUntilQuiet()
-        let latencies = reader.latencies
-        let untilProduced = reader.untilProduced
-        let meanOutputBytes = reader.meanValueBytes
-
-        return Result(
-            latenciesMs: latencies, untilProducedMs: untilProduced, achievedRate: paced.rate,
-            zoneChangesProduced: paced.zoneChanges, meanOutputBytes: meanOutputBytes)
+        return try paceAndRead(
+            input: configuration.topics.workoutEvents, output: configuration.topics.zoneChanges, benchKafka: benchKafka,
+            producer: producer, rate: rate, seconds: seconds, traffic: traffic, logger: logger)
     }
 
     /// The first second of pacing is not counted, for ZoneStream and the floor alike: it
@@ -72,8 +57,24 @@ enum LatencyRun {
     /// batches) and the sessions' creation, costs a process pays once, not per sample.
     static let warmUpSeconds = 1
 
-    /// The wall clock (ms) from which samples count, when pacing starts now.
-    static func warmUpEndMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) + Int64(warmUpSeconds * 1000) }
+    /// The measurement both ZoneStream and the floor go through: a reader of `output` from its
+    /// end, the warm-up and then `seconds` of paced samples into `input`, and every output read.
+    static func paceAndRead(
+        input: String, output: String, benchKafka: KafkaConfiguration, producer: KafkaProducer, rate: Int, seconds: Int,
+        traffic: LatencyTraffic, logger: Logger
+    ) throws -> Result {
+        let countingFromMs = Int64(Date().timeIntervalSince1970 * 1000) + Int64(warmUpSeconds * 1000)
+        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: output, countingFromMs: countingFromMs, logger: logger)
+        defer { reader.stop() }
+        let paced = try pace(
+            producer: producer, topic: input, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic,
+            countingFromMs: countingFromMs)
+        try producer.flush(timeoutMs: 30_000)
+        reader.waitUntilQuiet()
+        return Result(
+            latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: paced.rate,
+            zoneChangesProduced: paced.zoneChanges, meanOutputBytes: reader.meanValueBytes)
+    }
 
     /// Sessions of the paced samples; each changes zone every 10th sample.
     static let sessions = 1000

@@ -29,11 +29,7 @@ public enum SystemZones {
 
     /// Power zones from `ftp` > 0; `nil` without a usable ftp.
     public static func cyclingPower(for profile: PersonProfile?) -> ZoneConfiguration? {
-        if let boundaries = ScaledDecimal.powerBoundaries(for: profile) {
-            return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
-        }
-        guard let ftp = profile?.functionalThresholdPower.flatMap(exactDecimal), ftp > 0 else { return nil }
-        let boundaries = powerFractions.map { roundedHalfAwayFromZero($0 * ftp) }
+        guard let boundaries = ScaledDecimal.powerBoundaries(for: profile) ?? powerBoundaries(for: profile) else { return nil }
         return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
     }
 
@@ -62,6 +58,12 @@ public enum SystemZones {
             return heartRateFractions.map { roundedHalfAwayFromZero(rest + $0 * (maximum - rest)) }
         }
         return heartRateFractions.map { roundedHalfAwayFromZero($0 * maximum) }
+    }
+
+    /// Power boundaries in `Decimal` (``ScaledDecimal`` answers first for ordinary FTPs).
+    static func powerBoundaries(for profile: PersonProfile?) -> [Double]? {
+        guard let ftp = profile?.functionalThresholdPower.flatMap(exactDecimal), ftp > 0 else { return nil }
+        return powerFractions.map { roundedHalfAwayFromZero($0 * ftp) }
     }
 
     /// The decimal a person wrote: the shortest text that round-trips the double.

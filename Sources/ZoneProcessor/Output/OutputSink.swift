@@ -94,14 +94,8 @@ struct OutputSink: SessionEventSink {
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
         zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
         let origin = origin(session: session)
-        // A second reference to the writer's buffer for the produce call, released after it.
         let writer = zoneChangeWriter
-        var id = session
-        id.withUTF8 { key in
-            writer.withBytes { value in
-                produceOutput(topics.zoneChanges, key: UnsafeRawBufferPointer(key), value: value, origin: origin)
-            }
-        }
+        produceWritten(topics.zoneChanges, session: session, origin: origin) { writer.withBytes($0) }
         zoneChangeCount += 1
         oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
@@ -109,16 +103,22 @@ struct OutputSink: SessionEventSink {
     mutating func workoutFinished(_ summary: WorkoutSummary) {
         let origin = origin(session: summary.session)
         workoutFinishedWriter.encode(summary)
-        // A second reference to the writer's buffer for the produce call, released after it.
         let writer = workoutFinishedWriter
-        var id = summary.session
-        id.withUTF8 { key in
-            writer.withBytes { value in
-                produceOutput(topics.workoutsFinished, key: UnsafeRawBufferPointer(key), value: value, origin: origin)
-            }
-        }
+        produceWritten(topics.workoutsFinished, session: summary.session, origin: origin) { writer.withBytes($0) }
         metrics.countWorkoutFinished()
         budget.release(1)
+    }
+
+    /// Produces the event a writer holds (`withValue` lends its bytes), keyed by the session
+    /// id, copying neither. Callers pass a second reference to the writer, so its buffer is
+    /// not accessed through `self` while `self` produces.
+    private mutating func produceWritten(
+        _ topic: String, session: String, origin: OutputOrigin, withValue: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) {
+        var id = session
+        id.withUTF8 { key in
+            withValue { value in produceOutput(topic, key: UnsafeRawBufferPointer(key), value: value, origin: origin) }
+        }
     }
 
     mutating func admitSession(_ id: String) -> Bool { budget.tryAdmit() }
