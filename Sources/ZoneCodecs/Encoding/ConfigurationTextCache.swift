@@ -13,17 +13,42 @@ import ZoneEngine
 /// worker, entries written only for configurations seen) keep the misses to collisions.
 struct ConfigurationTextCache {
     /// One configuration's text; a reference, so a slot costs a pointer until it is used.
+    /// The text is one allocation read through pointers: an array per piece was retained and
+    /// released for every piece an event copied (perf, session 12).
     final class Entry {
         let configuration: ZoneConfiguration
-        /// `"source":"…","unit":"…","boundaries":[…]`
-        let description: [UInt8]
-        /// Per zone: `{"index":N,"min":X,"max":Y` (no closing brace: the durations list adds a field).
-        let zoneFields: [[UInt8]]
+        /// The description, then each zone's fields.
+        private let text: UnsafeMutableRawBufferPointer
+        /// Where each piece ends in `text`: the description's, then each zone's.
+        private let ends: UnsafeMutableBufferPointer<Int>
 
-        init(configuration: ZoneConfiguration, description: [UInt8], zoneFields: [[UInt8]]) {
+        init(configuration: ZoneConfiguration, pieces: [[UInt8]]) {
             self.configuration = configuration
-            self.description = description
-            self.zoneFields = zoneFields
+            text = .allocate(byteCount: max(1, pieces.reduce(0) { $0 + $1.count }), alignment: 1)
+            ends = .allocate(capacity: pieces.count)
+            var end = 0
+            for (index, piece) in pieces.enumerated() {
+                piece.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: text[end..<(end + $0.count)]).copyMemory(from: $0) }
+                end += piece.count
+                ends[index] = end
+            }
+        }
+
+        deinit {
+            text.deallocate()
+            ends.deallocate()
+        }
+
+        /// `"source":"…","unit":"…","boundaries":[…]`; valid while the entry lives.
+        var description: UnsafeRawBufferPointer { piece(0) }
+
+        /// Zone `zone`'s `{"index":N,"min":X,"max":Y` (no closing brace: the durations list
+        /// adds a field); valid while the entry lives.
+        func zoneFields(_ zone: Int) -> UnsafeRawBufferPointer { piece(zone + 1) }
+
+        private func piece(_ index: Int) -> UnsafeRawBufferPointer {
+            let start = index == 0 ? 0 : ends[index - 1]
+            return UnsafeRawBufferPointer(rebasing: text[start..<ends[index]])
         }
     }
 
@@ -61,13 +86,12 @@ struct ConfigurationTextCache {
     private static func write(_ configuration: ZoneConfiguration) -> Entry {
         var text = JSONTextWriter(capacity: 256)
         text.appendConfigurationFields(configuration)
-        let description = text.takeBytes()
-        let zoneFields = (0..<configuration.zoneCount).map { zone -> [UInt8] in
-            text.removeAll()
+        var pieces = [text.takeBytes()]
+        for zone in 0..<configuration.zoneCount {
             text.appendZoneFields(zone, of: configuration)
-            return text.bytes
+            pieces.append(text.takeBytes())
         }
-        return Entry(configuration: configuration, description: description, zoneFields: zoneFields)
+        return Entry(configuration: configuration, pieces: pieces)
     }
 }
 

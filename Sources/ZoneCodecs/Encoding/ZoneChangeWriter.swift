@@ -49,25 +49,28 @@ public struct ZoneChangeWriter {
         text.append(#"","ts":"#)
         text.appendInteger(change.timestamp)
         let written = configurations.entry(for: configuration)
-        text.append(#","previous_zone":"#)
-        if let previous = change.previousZone { appendZone(previous, written) } else { text.append("null") }
-        text.append(#","current_zone":"#)
-        appendZone(change.currentZone, written)
-        text.append(#","configuration":{"#)
-        text.append(written.description)
-        text.append(#"},"zone_durations":["#)
-        for zone in 0..<configuration.zoneCount {
-            if zone > 0 { text.append(",") }
-            text.append(written.zoneFields[zone])
-            text.append(#","duration_ms":"#)
-            text.appendInteger(change.durations[zone])
-            text.append("}")
+        // The entry's text is read through pointers: it must live until the last copy.
+        withExtendedLifetime(written) {
+            text.append(#","previous_zone":"#)
+            if let previous = change.previousZone { appendZone(previous, written) } else { text.append("null") }
+            text.append(#","current_zone":"#)
+            appendZone(change.currentZone, written)
+            text.append(#","configuration":{"#)
+            text.append(written.description)
+            text.append(#"},"zone_durations":["#)
+            for zone in 0..<configuration.zoneCount {
+                if zone > 0 { text.append(",") }
+                text.append(written.zoneFields(zone))
+                text.append(#","duration_ms":"#)
+                text.appendInteger(change.durations[zone])
+                text.append("}")
+            }
+            text.append("]}")
         }
-        text.append("]}")
     }
 
     private mutating func appendZone(_ zone: Int, _ written: ConfigurationTextCache.Entry) {
-        text.append(written.zoneFields[zone])
+        text.append(written.zoneFields(zone))
         text.append("}")
     }
 }

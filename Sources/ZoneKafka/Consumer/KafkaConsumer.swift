@@ -28,7 +28,11 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// eager rebalancing (partitions move whole, so sessions move whole), and short fetch
     /// waits, since live screens want zone changes within milliseconds.
     public static let defaultProperties: [String: String] = [
-        "fetch.wait.max.ms": "10",
+        // A broker that cuts an empty fetch's wait short when data arrives (Kafka) makes this
+        // only the pace of empty fetches of an idle consumer; the mock waits it out in full,
+        // so it is on every sample's path there: 10 ms gave p99 26-28 ms at 100,000 samples/s,
+        // 3 ms gives 20 ms (benchmarks/README.md, session 12).
+        "fetch.wait.max.ms": "3",
         "enable.auto.commit": "false",
         "enable.auto.offset.store": "false",
         "auto.offset.reset": "earliest",

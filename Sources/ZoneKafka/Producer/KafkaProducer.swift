@@ -34,12 +34,23 @@ public final class KafkaProducer: @unchecked Sendable {
         topics.withLockedValue { for handle in $0.values { rd_kafka_topic_destroy(handle) } }
     }
 
-    private func topicHandle(_ name: String) -> OpaquePointer? {
+    /// A topic to produce to, looked up once. Producing by name looks the handle up under a
+    /// lock, hashing the name, for every record; a worker producing its outputs keeps these.
+    /// Valid as long as the producer that made it.
+    public struct Topic: @unchecked Sendable {
+        // @unchecked: librdkafka's topic handles are thread-safe and live as long as the producer.
+        public let name: String
+        /// nil when librdkafka refused to make a handle; producing then throws.
+        let handle: OpaquePointer?
+    }
+
+    /// The topic `name`, for ``produce(to:key:value:tracker:partition:origin:tag:)``.
+    public func topic(_ name: String) -> Topic {
         topics.withLockedValue { cache in
-            if let handle = cache[name] { return handle }
+            if let handle = cache[name] { return Topic(name: name, handle: handle) }
             let handle = rd_kafka_topic_new(client.handle, name, nil)
             cache[name] = handle
-            return handle
+            return Topic(name: name, handle: handle)
         }
     }
 
@@ -50,8 +61,17 @@ public final class KafkaProducer: @unchecked Sendable {
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
         partition: Int32? = nil, origin: OutputOrigin? = nil, tag: Int = 0
     ) throws(KafkaError) {
-        guard let handle = topicHandle(topic) else {
-            throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic)")
+        try produce(
+            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, origin: origin, tag: tag)
+    }
+
+    /// ``produce(topic:key:value:tracker:partition:origin:tag:)`` to a topic looked up before.
+    public func produce(
+        to topic: Topic, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
+        partition: Int32? = nil, origin: OutputOrigin? = nil, tag: Int = 0
+    ) throws(KafkaError) {
+        guard let handle = topic.handle else {
+            throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic.name)")
         }
         let receipt = tracker.map {
             Unmanaged.passRetained(DeliveryReceipt(tracker: $0, origin: origin, partition: partition, tag: tag))
@@ -71,7 +91,7 @@ public final class KafkaProducer: @unchecked Sendable {
             // Refused before it was queued: no delivery report will come, so release it here.
             receipt?.release()
             tracker?.cancelled()
-            throw KafkaError(error, operation: "producing \(value?.count ?? 0) bytes to \(topic)")
+            throw KafkaError(error, operation: "producing \(value?.count ?? 0) bytes to \(topic.name)")
         }
     }
 

@@ -33,6 +33,9 @@ struct OutputSink: SessionEventSink {
 
     let producer: KafkaProducer
     let topics: Topics
+    /// The frequent outputs' topics, looked up once (by name, each record took a lock).
+    private let zoneChangesTopic: KafkaProducer.Topic
+    private let workoutsFinishedTopic: KafkaProducer.Topic
     /// The tracker of the current commit epoch; replaced when the epoch is sealed.
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
@@ -58,6 +61,8 @@ struct OutputSink: SessionEventSink {
     ) {
         self.producer = producer
         self.topics = topics
+        zoneChangesTopic = producer.topic(topics.zoneChanges)
+        workoutsFinishedTopic = producer.topic(topics.workoutsFinished)
         self.tracker = tracker
         self.metrics = metrics
         self.budget = budget
@@ -95,7 +100,7 @@ struct OutputSink: SessionEventSink {
         zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
         let origin = origin(session: session)
         let writer = zoneChangeWriter
-        produceWritten(topics.zoneChanges, session: session, origin: origin) { writer.withBytes($0) }
+        produceWritten(zoneChangesTopic, session: session, origin: origin) { writer.withBytes($0) }
         zoneChangeCount += 1
         oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
@@ -104,7 +109,7 @@ struct OutputSink: SessionEventSink {
         let origin = origin(session: summary.session)
         workoutFinishedWriter.encode(summary)
         let writer = workoutFinishedWriter
-        produceWritten(topics.workoutsFinished, session: summary.session, origin: origin) { writer.withBytes($0) }
+        produceWritten(workoutsFinishedTopic, session: summary.session, origin: origin) { writer.withBytes($0) }
         metrics.countWorkoutFinished()
         budget.release(1)
     }
@@ -113,7 +118,7 @@ struct OutputSink: SessionEventSink {
     /// id, copying neither. Callers pass a second reference to the writer, so its buffer is
     /// not accessed through `self` while `self` produces.
     private mutating func produceWritten(
-        _ topic: String, session: String, origin: OutputOrigin, withValue: ((UnsafeRawBufferPointer) -> Void) -> Void
+        _ topic: KafkaProducer.Topic, session: String, origin: OutputOrigin, withValue: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) {
         var id = session
         id.withUTF8 { key in
@@ -133,13 +138,13 @@ struct OutputSink: SessionEventSink {
 
     /// Produces one output of the current record; one refused at once is answered at once.
     private mutating func produceOutput(
-        _ topic: String, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, origin: OutputOrigin
+        _ topic: KafkaProducer.Topic, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, origin: OutputOrigin
     ) {
         do {
             try producer.produce(
-                topic: topic, key: key, value: value, tracker: tracker, origin: origin, tag: OutputKind.output.rawValue)
+                to: topic, key: key, value: value, tracker: tracker, origin: origin, tag: OutputKind.output.rawValue)
         } catch {
-            rejectOutput(topic: topic, size: value.count, error: error, origin: origin, into: tracker)
+            rejectOutput(topic: topic.name, size: value.count, error: error, origin: origin, into: tracker)
         }
     }
 
