@@ -21,9 +21,10 @@ import ZoneSupport
     /// Decodes with the fast path and with the general path alone.
     static func both(_ text: [UInt8], key: [UInt8]?) -> (fast: WorkoutEvent?, general: Result<WorkoutEvent, Rejection>) {
         var decoder = WorkoutEventDecoder()
+        var ids = SessionIdCache()
         return text.withUnsafeBytes { value in
             func run(_ key: UnsafeRawBufferPointer?) -> (WorkoutEvent?, Result<WorkoutEvent, Rejection>) {
-                (SampleFastPath.decode(value, key: key), decoder.decodeGeneral(value: value, key: key))
+                (SampleFastPath.decode(value, key: key, ids: &ids), decoder.decodeGeneral(value: value, key: key))
             }
             guard let key else { return run(nil) }
             return key.withUnsafeBytes { run($0) }

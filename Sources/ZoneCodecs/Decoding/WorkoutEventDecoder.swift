@@ -10,6 +10,8 @@ public struct WorkoutEventDecoder {
     /// Values longer than this are `too_large` (`max_message_bytes`, default 65536).
     public var maxMessageBytes: Int
     private var tape = JSONTape()
+    /// Session ids seen lately, so a sample does not make its id's `String` again.
+    private var sessionIds = SessionIdCache()
 
     public init(maxMessageBytes: Int = 65_536) {
         self.maxMessageBytes = maxMessageBytes
@@ -25,7 +27,7 @@ public struct WorkoutEventDecoder {
         guard value.count <= maxMessageBytes else {
             return .failure(Rejection(.tooLarge, "value of \(value.count) bytes is over \(maxMessageBytes)"))
         }
-        if let sample = SampleFastPath.decode(value, key: key) { return .success(sample) }
+        if let sample = SampleFastPath.decode(value, key: key, ids: &sessionIds) { return .success(sample) }
         return decodeGeneral(value: value, key: key)
     }
 

@@ -1,0 +1,25 @@
+import Testing
+@testable import ZoneCodecs
+import ZoneSimulation
+
+/// The decoder's session-id table gives back exactly the id of the bytes it is asked for,
+/// whatever it held before: ids of every length around its 16-byte limit, ids that differ in
+/// one byte or only in length, and far more ids than it has slots, asked for in random order.
+@Suite struct SessionIdCacheTests {
+    @Test func givesTheIdOfTheBytesWhateverItHeld() {
+        var random = SplitMix64(seed: 12)
+        let alphabet = Array("ab-0123456789".utf8)
+        var ids: [[UInt8]] = ["a", "a0", "a00", "0a", "ab-1", "ab-1-", "0123456789abcdef", "0123456789abcdeg",
+            "0123456789abcdef0", "0123456789abcdef01234"].map { Array($0.utf8) }
+        for _ in 0..<5000 {
+            let length = 1 + Int(random.next() % 20)
+            ids.append((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+        }
+        var cache = SessionIdCache()
+        for _ in 0..<(ids.count * 4) {
+            let bytes = ids[Int(random.next() % UInt64(ids.count))]
+            let id = bytes.withUnsafeBytes { cache.id($0) }
+            #expect(Array(id.utf8) == bytes)
+        }
+    }
+}
