@@ -3,7 +3,7 @@ import Testing
 import ZoneSimulation
 
 /// The decoder's session-id table gives back exactly the id of the bytes it is asked for,
-/// whatever it held before: ids of every length around its 16-byte limit, ids that differ in
+/// whatever it held before: ids of every length around its 15-byte limit, ids that differ in
 /// one byte or only in length, and far more ids than it has slots, asked for in random order.
 @Suite struct SessionIdCacheTests {
     @Test func givesTheIdOfTheBytesWhateverItHeld() {
