@@ -15,9 +15,22 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {}
 
+    /// The consumer properties of a baseline that reads into one queue what ZoneStream's
+    /// `workers` read into one queue each: their pre-fetch limits added up. With one worker's
+    /// limit the baseline's queue filled while its fetches ran ahead of it, librdkafka 2.0
+    /// stopped fetching for a whole second, and the baseline read nothing meanwhile: the floor
+    /// stalled 0.3 s in some runs and measured 0.9 M records/s instead of 1.6-2.2 M (session 12).
+    static func properties(workers: Int) -> [String: String] {
+        let perQueue = KafkaConsumer.defaultProperties["queued.max.messages.kbytes"].flatMap(Int.init) ?? 65_536
+        return ["queued.max.messages.kbytes": String(perQueue * max(1, workers))]
+    }
+
     /// Records per second from the first record to the last, and the timeline.
-    static func measure(kafka: KafkaConfiguration, topic: String, records: Int, logger: Logger) throws -> (rate: Double, timeline: [[Double]]) {
-        let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-bare-" + topic, logger: logger)
+    static func measure(
+        kafka: KafkaConfiguration, topic: String, records: Int, workers: Int, logger: Logger
+    ) throws -> (rate: Double, timeline: [[Double]]) {
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupID: "bench-bare-" + topic, logger: logger, properties: properties(workers: workers))
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)

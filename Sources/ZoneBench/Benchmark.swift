@@ -140,7 +140,8 @@ public struct Benchmark: Sendable {
         print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
-        let (ceiling, _) = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: records, logger: logger)
+        let (ceiling, _) = try BareConsumer.measure(
+            kafka: kafka, topic: topics.workoutEvents, records: records, workers: workers, logger: logger)
         print(String(format: "bench: bare consumer %.0f records/s", ceiling))
 
         // 3. ZoneStream end to end, at-least-once commits on.

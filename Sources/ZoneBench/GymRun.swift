@@ -57,7 +57,8 @@ enum GymRun {
         let mix = try GymPreload.produce(records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
         let total = mix.records
         let kafka = configuration.kafka
-        let bare = try BareConsumer.measure(kafka: kafka, topic: topics.workoutEvents, records: total, logger: logger)
+        let bare = try BareConsumer.measure(
+            kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, logger: logger)
 
         // ZoneStream as `run` has it (live views on) and with them off, alternated: on, off,
         // off, on, each run its own group and changelog.
@@ -86,7 +87,7 @@ enum GymRun {
         let (floor, floorTimeline) = try KafkaFloor.measure(
             kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
             outputs: KafkaFloor.Outputs(count: outputs, meanBytes: meanBytes),
-            commitIntervalMs: configuration.commitIntervalMs, logger: logger)
+            commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, logger: logger)
         let perMillion = 1_000_000 / Double(max(total, 1))
         return Figures(
             mix: mix, bareConsumerRecordsPerSecond: bare.rate, floorRecordsPerSecond: floor,

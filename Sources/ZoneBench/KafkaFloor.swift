@@ -15,9 +15,10 @@ enum KafkaFloor {
 
     static func measure(
         kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
-        commitIntervalMs: Int, logger: Logger
+        commitIntervalMs: Int, workers: Int, logger: Logger
     ) throws -> (rate: Double, timeline: [[Double]]) {
-        let consumer = try KafkaConsumer(configuration: kafka, groupID: "bench-floor", logger: logger)
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupID: "bench-floor", logger: logger, properties: BareConsumer.properties(workers: workers))
         let producer = try KafkaProducer(configuration: kafka)
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
