@@ -71,11 +71,6 @@ struct JSONTextWriter {
     }
 
     /// Text written before (by this type), copied as it is.
-    mutating func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { write($0) }
-    }
-
-    /// Text written before (by this type), copied as it is.
     @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         write(bytes)
