@@ -4,7 +4,8 @@ import ZoneSimulation
 
 /// The decoder's session-id table gives back exactly the id of the bytes it is asked for,
 /// whatever it held before: ids of every length around its 15-byte limit, ids that differ in
-/// one byte or only in length, and far more ids than it has slots, asked for in random order.
+/// one byte or only in length, and far more ids than it has slots, asked for in random order;
+/// ids at the end of their buffer (copied) and followed by other bytes (read as words).
 @Suite struct SessionIdCacheTests {
     @Test func givesTheIdOfTheBytesWhateverItHeld() {
         var random = SplitMix64(seed: 12)
@@ -16,10 +17,16 @@ import ZoneSimulation
             ids.append((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
         }
         var cache = SessionIdCache()
-        for _ in 0..<(ids.count * 4) {
+        for round in 0..<(ids.count * 4) {
             let bytes = ids[Int(random.next() % UInt64(ids.count))]
-            let id = bytes.withUnsafeBytes { cache.id($0) }
-            #expect(Array(id.utf8) == bytes)
+            // Half of them inside a record: a prefix before the id and bytes after it.
+            let prefix: [UInt8] = round % 2 == 0 ? [] : Array(#"{"session":""#.utf8)
+            let suffix: [UInt8] = round % 2 == 0 ? [] : Array(#"","ts":1717200000000}"#.utf8)
+            let record = prefix + bytes + suffix
+            let id = record.withUnsafeBytes { buffer in
+                SampleText(buffer).map { cache.id($0, prefix.count..<(prefix.count + bytes.count)) }
+            }
+            #expect(id.map { Array($0.utf8) } == bytes)
         }
     }
 }

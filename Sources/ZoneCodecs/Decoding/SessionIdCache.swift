@@ -20,21 +20,31 @@ struct SessionIdCache {
     static let slotCount = 4096
     private var entries = [Entry](repeating: Entry(), count: slotCount)
 
-    /// The id whose UTF-8 bytes are `bytes` (already checked to be printable ASCII).
+    /// The id whose UTF-8 bytes are `text` at `span` (already checked to be printable ASCII).
     @inline(__always)
-    mutating func id(_ bytes: UnsafeRawBufferPointer) -> String {
-        let length = bytes.count
-        guard length <= 15, let base = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: length) }
-        let low = words.0
-        let high = words.1 | UInt64(length) << 56
+    mutating func id(_ text: SampleText, _ span: Range<Int>) -> String {
+        let length = span.count
+        guard length <= 15 else { return String(decoding: text.view(span), as: UTF8.self) }
+        let start = span.lowerBound
+        var low: UInt64
+        var high: UInt64
+        if start + 16 <= text.count {
+            // The record goes on past the id (its closing quote at least): two word reads.
+            low = text.word(at: start) & SampleText.mask(length)
+            high = length > 8 ? text.word(at: start + 8) & SampleText.mask(length - 8) : 0
+        } else {
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: text.base + start, byteCount: length) }
+            low = UInt64(littleEndian: words.0)
+            high = UInt64(littleEndian: words.1)
+        }
+        high |= UInt64(length) << 56
         var hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD
         hash ^= hash >> 31
         let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
         return entries.withUnsafeMutableBufferPointer { table in
             if table[slot].low == low && table[slot].high == high { return table[slot].id }
-            let id = String(decoding: bytes, as: UTF8.self)
+            let id = String(decoding: text.view(span), as: UTF8.self)
             table[slot] = Entry(low: low, high: high, id: id)
             return id
         }
