@@ -91,7 +91,7 @@ struct OutputSink: SessionEventSink {
             ? OutputOrigin(topic: current.topic, partition: current.partition, offset: -1, key: Array(session.utf8), value: nil)
             : OutputOrigin(
                 topic: current.topic, partition: current.partition, offset: current.offset,
-                key: current.key.map { Array($0) }, value: current.value.map { Array($0) })
+                keyBytes: current.key, valueBytes: current.value)
         currentOrigin = made
         return made
     }
