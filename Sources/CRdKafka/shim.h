@@ -12,9 +12,3 @@ static inline rd_kafka_resp_err_t zonestream_mock_broker_push_errors(
     }
     return result;
 }
-
-/* Asks the CPU to start loading the cache line at `address` (no fault if it is not mapped),
-   so a worker's first read of a record it will process soon does not wait on memory. */
-static inline void zonestream_prefetch(const void *address) {
-    __builtin_prefetch(address, 0, 3);
-}

@@ -138,7 +138,7 @@ public final class ZoneProcessor: Sendable {
                 stop()
             })
         let workers = (0..<max(1, configuration.workers)).map {
-            PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize, prefetchesRecords: true), context: context)
+            PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
         }
         components.withLockedValue { $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader) }
         let deliveryRunning = Atomic<Bool>(true)

@@ -117,14 +117,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// A new queue for one worker thread, consuming up to `batchSize` records at a time.
-    ///
-    /// `prefetchesRecords`: for a reader of every record's key and value (a worker), which the
-    /// queue then asks the CPU to load a few records ahead; a reader that does not read them
-    /// (the benchmark's baselines) would only pay for the loads.
-    public func makeQueue(batchSize: Int = 1024, prefetchesRecords: Bool = false) -> KafkaQueue {
-        KafkaQueue(
-            client: client, handle: rd_kafka_queue_new(client.handle), batchSize: batchSize,
-            prefetchesRecords: prefetchesRecords)
+    public func makeQueue(batchSize: Int = 1024) -> KafkaQueue {
+        KafkaQueue(client: client, handle: rd_kafka_queue_new(client.handle), batchSize: batchSize)
     }
 
     /// Sends a partition's records to `queue` from now on.

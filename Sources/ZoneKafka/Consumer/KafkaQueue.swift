@@ -10,14 +10,11 @@ public final class KafkaQueue: @unchecked Sendable {
     /// Keeps the client alive as long as the queue.
     private let client: RDKafkaClient
     private var batch: [UnsafeMutablePointer<rd_kafka_message_t>?]
-    /// Whether records are loaded into the cache ahead of `body` (see ``prefetch(ahead:count:)``).
-    private let prefetchesRecords: Bool
 
-    init(client: RDKafkaClient, handle: OpaquePointer, batchSize: Int, prefetchesRecords: Bool) {
+    init(client: RDKafkaClient, handle: OpaquePointer, batchSize: Int) {
         self.client = client
         self.handle = handle
         self.batch = Array(repeating: nil, count: batchSize)
-        self.prefetchesRecords = prefetchesRecords
     }
 
     deinit { rd_kafka_queue_destroy(handle) }
@@ -38,28 +35,11 @@ public final class KafkaQueue: @unchecked Sendable {
             count = 1 + takeAvailable(from: 1)
         }
         for index in 0..<count {
-            if prefetchesRecords { prefetch(ahead: index, count: count) }
             guard let message = batch[index] else { continue }
             body(KafkaRecord(message))
             rd_kafka_message_destroy(message)
         }
         return count
-    }
-
-    /// Starts loading what the records after `index` will need: the message four ahead, and
-    /// the key and value of the one two ahead (whose message was asked for two records ago).
-    /// A fetch thread wrote them, often long before, so a worker's first read of each record
-    /// waited on memory (the decoder's share of a worker's time was half as large again as
-    /// its cost on a record in cache, perf, session 13).
-    @inline(__always)
-    private func prefetch(ahead index: Int, count: Int) {
-        if index + 4 < count, let message = batch[index + 4] { zonestream_prefetch(message) }
-        guard index + 2 < count, let message = batch[index + 2] else { return }
-        if let value = message.pointee.payload {
-            zonestream_prefetch(value)
-            zonestream_prefetch(value + 64)
-        }
-        if let key = message.pointee.key { zonestream_prefetch(key) }
     }
 
     /// Moves the records already in the queue into `batch` from `start` on, without waiting.
