@@ -1,4 +1,4 @@
-import ZoneEngine
+public import ZoneEngine
 
 /// The fast path of ``WorkoutEventDecoder`` for the commonest record, a `sample`, in the form
 /// gateways and the load generator write it: one flat object without whitespace; keys among
@@ -16,10 +16,12 @@ import ZoneEngine
 /// matched with its closing quote and colon (`"type":`), `"sample"` and the quantity names with
 /// their quotes, each in one or two word compares; strings are checked and digits converted
 /// eight bytes at a time. This took a sample's decoding from 190 to under 100 ns (session 13).
+@usableFromInline
 enum SampleFastPath {
     private static let quote = UInt8(ascii: "\"")
 
     /// The sample, or nil for the general path; session ids seen before come from `ids`.
+    @usableFromInline
     static func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?, ids: inout SessionIdCache) -> WorkoutEvent? {
         guard let text = SampleText(bytes) else { return nil }
         let count = text.count

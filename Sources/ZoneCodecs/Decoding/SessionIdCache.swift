@@ -7,6 +7,7 @@
 /// kept in a direct-mapped table keyed by their bytes, with the length in the last byte: a hit
 /// is two word compares, a miss makes the `String` and takes the slot. 4,096 slots of 32 bytes
 /// (128 KB a worker): with 1,024 a gym's 1,200 sessions per worker missed on about half.
+@usableFromInline
 struct SessionIdCache {
     private struct Entry {
         /// The id's first 8 bytes, zero beyond its end (all zero: an empty slot, no id is empty).

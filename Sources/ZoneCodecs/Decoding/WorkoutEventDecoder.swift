@@ -11,7 +11,7 @@ public struct WorkoutEventDecoder {
     public var maxMessageBytes: Int
     private var tape = JSONTape()
     /// Session ids seen lately, so a sample does not make its id's `String` again.
-    private var sessionIds = SessionIdCache()
+    @usableFromInline var sessionIds = SessionIdCache()
 
     public init(maxMessageBytes: Int = 65_536) {
         self.maxMessageBytes = maxMessageBytes
@@ -20,6 +20,11 @@ public struct WorkoutEventDecoder {
 
     /// Decodes one record. `value` nil is a record without a value (a tombstone);
     /// `key` nil is a record without a key.
+    ///
+    /// Inlinable, so a worker's `switch` over the result works on the sample where it is
+    /// made: returned through a `Result` from another module, every sample's event was
+    /// copied and then destroyed through the enum's outlined functions (perf, session 13).
+    @inlinable @inline(__always)
     public mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> Result<WorkoutEvent, Rejection>
     {
@@ -33,6 +38,7 @@ public struct WorkoutEventDecoder {
 
     /// The general path: the strict parser's tape, then the contract's checks in order. It
     /// decides every record the fast path leaves (and, in tests, the ones it takes).
+    @usableFromInline
     mutating func decodeGeneral(value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<WorkoutEvent, Rejection> {
         do {
             try StrictJSONParser.parse(value, into: &tape)
