@@ -29,14 +29,16 @@ struct SampleText {
         UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
     }
 
-    /// The bytes at `start..<end` as a raw buffer.
+    /// The bytes at `span` as a raw buffer.
     func view(_ span: Range<Int>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + span.lowerBound, count: span.count)
     }
 
     /// Whether `literal` (at most 16 bytes) lies at `index`: one word compare up to 8 bytes, two
-    /// (overlapping) up to 16. Small, so the compiler inlines it and the literal's words are
-    /// constants; a byte loop, out of line, only within 8 bytes of the end.
+    /// (overlapping) up to 16. Transparent, so it is always inlined and the literal's words are
+    /// constants (`@inline(__always)` was not honoured in the fast path's loop, and the words
+    /// were then built byte by byte on every call); a byte loop, out of line, only within 8
+    /// bytes of the end.
     @_transparent
     func matches(_ literal: StaticString, at index: Int) -> Bool {
         let length = literal.utf8CodeUnitCount
