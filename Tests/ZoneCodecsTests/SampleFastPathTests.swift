@@ -138,6 +138,15 @@ import ZoneSupport
         #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":-0.0}"#,
         #"{"type":"sample","session":"s","ts":999999999999999,"quantity":"heart_rate","value":100.000000000001}"#,
         #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":60,"unit":"count/min"}"#,
+        // Converted as scanned: eight digits at once before the point, the 15-digit limit
+        // reached within the fraction, negative fractions, an integer of 15 digits.
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":12345678.9}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":1234.56789012345}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":1234.567890123456}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":0.000000000000001}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":-0.5}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":123456789012345}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"heart_rate","value":99.99999999999999}"#,
     ])
     func numberEdgesAgree(text: String) {
         let (fast, general) = Self.both(Array(text.utf8), key: Array("s".utf8))

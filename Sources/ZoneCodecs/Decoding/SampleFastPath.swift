@@ -62,9 +62,8 @@ enum SampleFastPath {
                 fields.timestamp = Int64(timestamp)
                 position = end
             case .value:
-                guard let (end, isInteger) = numberEnd(text, from: position) else { return nil }
-                fields.value = position..<end
-                fields.valueIsInteger = isInteger
+                guard let (end, value) = number(text, from: position) else { return nil }
+                fields.value = value
                 position = end
             case .intervalMs, .values, .activity, .zones:
                 return nil
@@ -79,17 +78,17 @@ enum SampleFastPath {
                 return nil
             }
         }
-        return event(text, bytes, fields, key: key, ids: &ids)
+        return event(text, fields, key: key, ids: &ids)
     }
 
     /// The event of a record in the subset, or nil when the general path has to judge it.
     @inline(__always)
     private static func event(
-        _ text: SampleText, _ bytes: UnsafeRawBufferPointer, _ fields: Fields, key: UnsafeRawBufferPointer?,
+        _ text: SampleText, _ fields: Fields, key: UnsafeRawBufferPointer?,
         ids: inout SessionIdCache
     ) -> WorkoutEvent? {
         guard fields.has(.type), let session = fields.session, let timestamp = fields.timestamp,
-            let quantity = fields.quantity, let valueSpan = fields.value
+            let quantity = fields.quantity, let number = fields.value
         else { return nil }
         var factor = 1.0
         if let unit = fields.unit {
@@ -103,13 +102,6 @@ enum SampleFastPath {
         guard (1...EventValidator.maximumSessionBytes).contains(session.count) else { return nil }
         if let key, !text.equals(session, key) { return nil }
         if let person = fields.person, person.count > EventValidator.maximumPersonBytes { return nil }
-        let number: Double
-        if fields.valueIsInteger {
-            guard let integer = NumberText.integer(bytes, start: valueSpan.lowerBound, end: valueSpan.upperBound) else { return nil }
-            number = Double(integer)
-        } else {
-            number = NumberText.double(bytes, start: valueSpan.lowerBound, end: valueSpan.upperBound)
-        }
         let value = number * factor
         guard value.isFinite, quantity.isValidReading(value) else { return nil }
         let person = fields.person.map { String(decoding: text.view($0), as: UTF8.self) }
@@ -175,25 +167,33 @@ enum SampleFastPath {
         return (index, value)
     }
 
-    /// The end of a JSON number at `start`: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)?, at most 15
-    /// digits in all, so it converts exactly and fits any range checked here; nil otherwise.
-    /// With the end, whether it is an integer (no fraction).
+    /// The end and value of a JSON number at `start`: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)?,
+    /// at most 15 digits in all, so it converts exactly and fits any range checked here; nil
+    /// otherwise. Converted as it is scanned, as the general path converts it: an integer as
+    /// an `Int64` (so `-0` is 0), a fraction by ``NumberText/decimal(mantissa:fractionDigits:negative:)``.
     @inline(__always)
-    private static func numberEnd(_ text: SampleText, from start: Int) -> (Int, Bool)? {
+    private static func number(_ text: SampleText, from start: Int) -> (Int, Double)? {
         var index = start
-        if index < text.count && text[index] == UInt8(ascii: "-") { index += 1 }
-        guard let (integerEnd, _) = integer(text, from: index) else { return nil }
+        let negative = index < text.count && text[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard let (integerEnd, integerValue) = integer(text, from: index) else { return nil }
         var count = integerEnd - index
         index = integerEnd
-        let isInteger = index >= text.count || text[index] != UInt8(ascii: ".")
-        if !isInteger {
-            index += 1
-            let fractionStart = index
-            while index < text.count && text[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            guard index > fractionStart else { return nil }
-            count += index - fractionStart
+        guard index < text.count && text[index] == UInt8(ascii: ".") else {
+            guard count <= 15 else { return nil }
+            let magnitude = Int64(integerValue)
+            return (index, Double(negative ? -magnitude : magnitude))
         }
-        return count <= 15 ? (index, isInteger) : nil
+        index += 1
+        let fractionStart = index
+        var mantissa = integerValue
+        while index < text.count, case let digit = text[index] &- UInt8(ascii: "0"), digit < 10, count < 15 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            count += 1
+            index += 1
+        }
+        guard index > fractionStart, index >= text.count || text[index] &- UInt8(ascii: "0") >= 10 else { return nil }
+        return (index, NumberText.decimal(mantissa: mantissa, fractionDigits: index - fractionStart, negative: negative))
     }
 
     /// What the pass found: each field at most once (a repeated key is jansson's last-wins
@@ -205,8 +205,7 @@ enum SampleFastPath {
         var person: Range<Int>?
         var timestamp: Int64?
         var quantity: Quantity?
-        var value: Range<Int>?
-        var valueIsInteger = true
+        var value: Double?
 
         /// Notes the field; false when it was seen before.
         mutating func markSeen(_ field: EventField) -> Bool {

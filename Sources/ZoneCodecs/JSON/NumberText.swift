@@ -71,6 +71,14 @@ enum NumberText {
             index += 1
         }
         guard digits <= 15, fractionDigits <= 22 else { return nil }
+        return decimal(mantissa: mantissa, fractionDigits: fractionDigits, negative: negative)
+    }
+
+    /// `mantissa` / 10^`fractionDigits`, negated when `negative`: with `mantissa` below 10^15
+    /// and at most 22 fraction digits both operands are exact, so the one division is
+    /// correctly rounded. The conversion of ``double(_:start:end:)``'s fast path, shared with
+    /// ``SampleFastPath``, which scans the digits itself.
+    static func decimal(mantissa: UInt64, fractionDigits: Int, negative: Bool) -> Double {
         let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
         return negative ? -value : value
     }
