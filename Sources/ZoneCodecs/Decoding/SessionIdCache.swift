@@ -6,7 +6,7 @@
 /// over. Ids of up to 15 bytes (Swift's small strings, so the table holds no allocation) are
 /// kept in a direct-mapped table keyed by their bytes, with the length in the last byte: a hit
 /// is two word compares, a miss makes the `String` and takes the slot. 4,096 slots of 32 bytes
-/// (128 KB a worker): with 1,024 a gym's 1,200 sessions per worker missed on about half.
+/// (128 KB a worker).
 @usableFromInline
 struct SessionIdCache {
     private struct Entry {
@@ -17,18 +17,29 @@ struct SessionIdCache {
         var id = ""
     }
 
-    /// A power of two.
-    static let slotCount = 4096
+    static let slotBits = 12
+    static let slotCount = 1 << slotBits
     private var entries = [Entry](repeating: Entry(), count: slotCount)
 
-    /// The id whose UTF-8 bytes are `text` at `span` (already checked to be printable ASCII).
+    /// The slot of an id's two words: the top bits of a multiplicative hash, which depend on
+    /// every bit of the words. (Until session 14 it took the low bits after folding the top
+    /// half down, and a product's low bits do not depend on a word's high bytes: ids of 7 or 8
+    /// bytes that differ only in their last byte, `gym3-117` and `gym3-118`, shared a slot.
+    /// A gym's 1,200 ids used 80 slots, and most samples made their id's `String` again.)
     @inline(__always)
-    mutating func id(_ text: SampleText, _ span: Range<Int>) -> String {
+    static func slot(low: UInt64, high: UInt64) -> Int {
+        let hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD
+        return Int(truncatingIfNeeded: hash >> UInt64(64 - slotBits))
+    }
+
+    /// An id of up to 15 bytes at `span` as two words: its first 8 bytes, then the rest
+    /// with the length in the top byte; zero beyond its end.
+    @inline(__always)
+    static func words(_ text: SampleText, _ span: Range<Int>) -> (low: UInt64, high: UInt64) {
         let length = span.count
-        guard length <= 15 else { return String(decoding: text.view(span), as: UTF8.self) }
         let start = span.lowerBound
-        var low: UInt64
-        var high: UInt64
+        let low: UInt64
+        let high: UInt64
         if start + 16 <= text.count {
             // The record goes on past the id (its closing quote at least): two word reads.
             low = text.word(at: start) & SampleText.mask(length)
@@ -39,10 +50,16 @@ struct SessionIdCache {
             low = UInt64(littleEndian: words.0)
             high = UInt64(littleEndian: words.1)
         }
-        high |= UInt64(length) << 56
-        var hash = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 31
-        let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+        return (low, high | UInt64(length) << 56)
+    }
+
+    /// The id whose UTF-8 bytes are `text` at `span` (already checked to be printable ASCII).
+    @inline(__always)
+    mutating func id(_ text: SampleText, _ span: Range<Int>) -> String {
+        let length = span.count
+        guard length <= 15 else { return String(decoding: text.view(span), as: UTF8.self) }
+        let (low, high) = Self.words(text, span)
+        let slot = Self.slot(low: low, high: high)
         return entries.withUnsafeMutableBufferPointer { table in
             if table[slot].low == low && table[slot].high == high { return table[slot].id }
             let id = String(decoding: text.view(span), as: UTF8.self)
