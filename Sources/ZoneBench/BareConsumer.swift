@@ -25,17 +25,17 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
         return ["queued.max.messages.kbytes": String(perQueue * max(1, workers))]
     }
 
-    /// Records per second from the first record to the last, and the timeline.
+    /// Records per second from the first record to the last (with their CPU), and the timeline.
     static func measure(
         kafka: KafkaConfiguration, topic: String, records: Int, workers: Int, logger: Logger
-    ) throws -> (rate: Double, timeline: [[Double]]) {
+    ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
             configuration: kafka, groupID: "bench-bare-" + topic, logger: logger, properties: properties(workers: workers))
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)
         var count = 0
-        var first: Date?
+        var window = RateWindow()
         var bytes = 0
         var timeline = ThroughputTimeline()
         let deadline = Date().addingTimeInterval(600)
@@ -45,13 +45,13 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
                 bytes &+= record.value?.count ?? 0
                 count += 1
             }
-            if first == nil && count > 0 { first = Date() }
+            if count > 0 { window.start() }
             timeline.note(count: count)
         }
         timeline.note(count: count, final: true)
-        let elapsed = Date().timeIntervalSince(first ?? Date())
+        let cost = window.close(records: count)
         consumer.close()
         _ = bytes
-        return (Double(count) / max(elapsed, 0.001), timeline.points)
+        return (cost, timeline.points)
     }
 }

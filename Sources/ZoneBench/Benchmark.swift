@@ -140,8 +140,8 @@ public struct Benchmark: Sendable {
         print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
-        let (ceiling, _) = try BareConsumer.measure(
-            kafka: kafka, topic: topics.workoutEvents, records: records, workers: workers, logger: logger)
+        let ceiling = try BareConsumer.measure(
+            kafka: kafka, topic: topics.workoutEvents, records: records, workers: workers, logger: logger).cost.recordsPerSecond
         print(String(format: "bench: bare consumer %.0f records/s", ceiling))
 
         // 3. ZoneStream end to end, at-least-once commits on.
@@ -151,13 +151,14 @@ public struct Benchmark: Sendable {
         configuration.topics = topics
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
-        let (rate, timeline, _) = try Self.throughput(configuration: configuration, records: records, logger: logger)
+        let (cost, timeline, _) = try Self.throughput(configuration: configuration, records: records, logger: logger)
+        let rate = cost.recordsPerSecond
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
         var withViews = configuration
         withViews.groupID = "bench-zonestream-live-views"
         withViews.topics.changelog = changelogPrefix + withViews.groupID
         withViews.publishesLiveSessions = true
-        let (viewsRate, _, _) = try Self.throughput(configuration: withViews, records: records, logger: logger)
+        let viewsRate = try Self.throughput(configuration: withViews, records: records, logger: logger).cost.recordsPerSecond
         print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
 
         // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
@@ -257,7 +258,7 @@ public struct Benchmark: Sendable {
     /// Runs a processor over the preloaded records; returns records/s, the timeline and the
     /// processor's counters.
     static func throughput(configuration: ProcessorConfiguration, records: Int, logger: Logger) throws
-        -> (rate: Double, timeline: [[Double]], metrics: ProcessorMetrics)
+        -> (cost: ClientCost, timeline: [[Double]], metrics: ProcessorMetrics)
     {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
         let failure = NIOLockedValueBox<String?>(nil)
@@ -265,22 +266,22 @@ public struct Benchmark: Sendable {
             do { try processor.run() } catch { failure.withLockedValue { $0 = "\(error)" } }
         }
         var timeline = ThroughputTimeline()
-        var started: Date?
+        var window = RateWindow()
         let deadline = Date().addingTimeInterval(600)
         while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
             if let error = failure.withLockedValue({ $0 }) { throw BenchError(error) }
             // Check every 10 ms, so the end is not overshot.
             Thread.sleep(forTimeInterval: 0.01)
             let count = processor.metrics.recordsIn.load(ordering: .relaxed)
-            if started == nil && count > 0 { started = Date() }
+            if count > 0 { window.start() }
             timeline.note(count: count, final: count >= records)
         }
         // The clock stops when every output is delivered (commits follow asynchronously);
         // leaving the group at shutdown is not part of the rate.
         while processor.outputsInFlight > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        let elapsed = Date().timeIntervalSince(started ?? Date())
+        let cost = window.close(records: processor.metrics.recordsIn.load(ordering: .relaxed))
         processor.stop()
         thread.join()
-        return (Double(processor.metrics.recordsIn.load(ordering: .relaxed)) / max(elapsed, 0.001), timeline.points, processor.metrics)
+        return (cost, timeline.points, processor.metrics)
     }
 }

@@ -20,6 +20,11 @@ enum GymRun {
         /// Every run of ZoneStream in order (live views on, off, off, on: the order alternated
         /// so neither side always runs on a warmer broker); the rates above are their means.
         var liveViewRuns: [LiveViewRun]
+        /// What each client's records cost this process in CPU (ZoneStream: its runs with live
+        /// views on), so the rates can be read against the machine's cores.
+        var zoneStreamCost: ClientCost
+        var floorCost: ClientCost
+        var bareConsumerCost: ClientCost
         /// (seconds since the first record, records/s) of each client, for the plot.
         var zoneStreamTimeline: [[Double]]
         var bareConsumerTimeline: [[Double]]
@@ -45,6 +50,9 @@ enum GymRun {
                     String(format: "%@ %.0f", $0.liveViews ? "on" : "off", $0.recordsPerSecond) }.joined(separator: ", ")),
                 row("ZoneStream / floor, ZoneStream / bare consumer", String(format: "%.2f, %.2f",
                     zoneStreamRecordsPerSecond / floorRecordsPerSecond, zoneStreamRecordsPerSecond / bareConsumerRecordsPerSecond)),
+                row("CPU: ZoneStream (live views on)", zoneStreamCost.description),
+                row("CPU: Kafka I/O floor", floorCost.description),
+                row("CPU: bare consumer", bareConsumerCost.description),
             ].joined(separator: "\n")
         }
     }
@@ -70,8 +78,8 @@ enum GymRun {
             run.topics.changelog = changelogPrefix + group
             run.publishesLiveSessions = index == 0 || index == 3
             run.profilesCatchUpMs = 30_000
-            let (rate, timeline, metrics) = try Benchmark.throughput(configuration: run, records: total, logger: logger)
-            runs.append(LiveViewRun(liveViews: run.publishesLiveSessions, recordsPerSecond: rate))
+            let (cost, timeline, metrics) = try Benchmark.throughput(configuration: run, records: total, logger: logger)
+            runs.append(LiveViewRun(liveViews: run.publishesLiveSessions, recordsPerSecond: cost.recordsPerSecond, cost: cost))
             if firstRun == nil { firstRun = (timeline, metrics) }
         }
         guard let firstRun else { throw BenchError("bench: no gym run") }
@@ -84,18 +92,20 @@ enum GymRun {
             + processor.changelogRecords.load(ordering: .relaxed)
         let meanBytes = try meanValueBytes(
             kafka: kafka, topics: [topics.zoneChanges, topics.workoutsFinished, changelogPrefix + groups[0]], logger: logger)
-        let (floor, floorTimeline) = try KafkaFloor.measure(
+        let (floorCost, floorTimeline) = try KafkaFloor.measure(
             kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
             outputs: KafkaFloor.Outputs(count: outputs, meanBytes: meanBytes),
             commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, logger: logger)
         let perMillion = 1_000_000 / Double(max(total, 1))
         return Figures(
-            mix: mix, bareConsumerRecordsPerSecond: bare.rate, floorRecordsPerSecond: floor,
+            mix: mix, bareConsumerRecordsPerSecond: bare.cost.recordsPerSecond, floorRecordsPerSecond: floorCost.recordsPerSecond,
             zoneStreamRecordsPerSecond: LiveViewRun.mean(runs, liveViews: true),
             zoneStreamWithoutLiveViewsRecordsPerSecond: LiveViewRun.mean(runs, liveViews: false),
             zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
             finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs, outputMeanBytes: meanBytes,
-            liveViewRuns: runs, zoneStreamTimeline: firstRun.timeline, bareConsumerTimeline: bare.timeline,
+            liveViewRuns: runs,
+            zoneStreamCost: ClientCost.mean(runs.filter(\.liveViews).map(\.cost)), floorCost: floorCost,
+            bareConsumerCost: bare.cost, zoneStreamTimeline: firstRun.timeline, bareConsumerTimeline: bare.timeline,
             floorTimeline: floorTimeline)
     }
 
@@ -106,6 +116,7 @@ enum GymRun {
     struct LiveViewRun: Codable {
         var liveViews: Bool
         var recordsPerSecond: Double
+        var cost: ClientCost
 
         static func mean(_ runs: [LiveViewRun], liveViews: Bool) -> Double {
             let rates = runs.filter { $0.liveViews == liveViews }.map(\.recordsPerSecond)

@@ -16,7 +16,7 @@ enum KafkaFloor {
     static func measure(
         kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
         commitIntervalMs: Int, workers: Int, logger: Logger
-    ) throws -> (rate: Double, timeline: [[Double]]) {
+    ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
             configuration: kafka, groupID: "bench-floor", logger: logger, properties: BareConsumer.properties(workers: workers))
         let producer = try KafkaProducer(configuration: kafka)
@@ -28,7 +28,7 @@ enum KafkaFloor {
         var next: [Int32: Int64] = [:]
         var count = 0
         var produced = 0
-        var first: Date?
+        var window = RateWindow()
         var lastSeal = Date()
         var sealed: (offsets: [TopicPartition], produced: Int)?
         var timeline = ThroughputTimeline()
@@ -44,7 +44,7 @@ enum KafkaFloor {
                     produced += 1
                 }
             }
-            if first == nil && count > 0 { first = Date() }
+            if count > 0 { window.start() }
             timeline.note(count: count)
             producer.pollDeliveryReports(timeoutMs: 0)
             // Like ZoneStream's commit epochs: seal the offsets read so far every interval, and
@@ -59,12 +59,12 @@ enum KafkaFloor {
             }
         }
         try producer.flush(timeoutMs: 60_000)
+        let cost = window.close(records: count)
         timeline.note(count: count, final: true)
         if !next.isEmpty {
             try? consumer.commit(next.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) })
         }
-        let elapsed = Date().timeIntervalSince(first ?? Date())
         consumer.close()
-        return (Double(count) / max(elapsed, 0.001), timeline.points)
+        return (cost, timeline.points)
     }
 }

@@ -105,4 +105,28 @@ import ZoneEngine
         #expect(crossing == expected)
         #expect(changed == crossing)
     }
+
+    /// A rate window counts the CPU this process spends in it: work done inside shows as CPU
+    /// per record and cores busy; the mean of runs is the mean of each figure.
+    @Test func rateWindowCountsTheProcessCPU() {
+        var window = RateWindow()
+        #expect(!window.hasStarted)
+        window.start()
+        #expect(window.hasStarted)
+        // Work until the process's CPU clock has moved (it ticks in steps of a few ms).
+        let before = RateWindow.processCPUSeconds()
+        var sum: UInt64 = 0
+        while RateWindow.processCPUSeconds() - before < 0.02 {
+            for value in 0..<10_000 { sum &+= UInt64(value) &* 2_654_435_761 }
+        }
+        let cost = window.close(records: 1_000)
+        #expect(sum != 1)
+        #expect(cost.cpuSecondsPerMillionRecords >= 0.02 * 1_000)
+        #expect(cost.coresBusy > 0 && cost.recordsPerSecond > 0)
+        let mean = ClientCost.mean([
+            ClientCost(recordsPerSecond: 1, cpuSecondsPerMillionRecords: 2, coresBusy: 1),
+            ClientCost(recordsPerSecond: 3, cpuSecondsPerMillionRecords: 4, coresBusy: 2),
+        ])
+        #expect(mean.recordsPerSecond == 2 && mean.cpuSecondsPerMillionRecords == 3 && mean.coresBusy == 1.5)
+    }
 }

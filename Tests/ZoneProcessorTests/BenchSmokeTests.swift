@@ -31,6 +31,12 @@ struct BenchSmokeTests {
         let gym = try #require(report["gym"] as? [String: Any])
         let runs = (gym["liveViewRuns"] as? [[String: Any]] ?? []).compactMap { $0["liveViews"] as? Bool }
         #expect(runs == [true, false, false, true])
+        // What each client's records cost in CPU, beside its rate.
+        for client in ["zoneStreamCost", "floorCost", "bareConsumerCost"] {
+            let cost = gym[client] as? [String: Any] ?? [:]
+            #expect((cost["cpuSecondsPerMillionRecords"] as? Double ?? 0) > 0, "\(client): \(cost)")
+            #expect((cost["coresBusy"] as? Double ?? 0) > 0, "\(client): \(cost)")
+        }
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("polyline"))
         for label in ["records/s", "seconds since the first record", "goal 1 M records/s", "Kafka I/O floor", "bare consumer",
