@@ -147,6 +147,12 @@ import ZoneSupport
         #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":-0.5}"#,
         #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":123456789012345}"#,
         #"{"type":"sample","session":"s","ts":0,"quantity":"heart_rate","value":99.99999999999999}"#,
+        // Past the digit limits (15 for a value, 18 for the scan): the general path's to judge.
+        #"{"type":"sample","session":"s","ts":1234567890123456,"quantity":"heart_rate","value":100}"#,
+        #"{"type":"sample","session":"s","ts":1234567890123456789,"quantity":"heart_rate","value":100}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":1234567890123456789}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":0.1234567890123456789}"#,
+        #"{"type":"sample","session":"s","ts":0,"quantity":"cycling_power","value":1234567890123456789.5}"#,
     ])
     func numberEdgesAgree(text: String) {
         let (fast, general) = Self.both(Array(text.utf8), key: Array("s".utf8))

@@ -156,11 +156,13 @@ enum SampleFastPath {
             value = SampleText.eightDigitsValue(word)
             index += 8
         }
-        while index < text.count, index - start < 18 {
+        // One bound for the loop: the end of the text or the 18th digit.
+        let limit = min(text.count, start &+ 18)
+        while index < limit {
             let digit = text[index] &- UInt8(ascii: "0")
             guard digit < 10 else { break }
             value = value &* 10 &+ UInt64(digit)
-            index += 1
+            index &+= 1
         }
         let count = index - start
         guard count >= 1, count == 1 || text[start] != UInt8(ascii: "0") else { return nil }
@@ -177,7 +179,7 @@ enum SampleFastPath {
         let negative = index < text.count && text[index] == UInt8(ascii: "-")
         if negative { index += 1 }
         guard let (integerEnd, integerValue) = integer(text, from: index) else { return nil }
-        var count = integerEnd - index
+        let count = integerEnd - index
         index = integerEnd
         guard index < text.count && text[index] == UInt8(ascii: ".") else {
             guard count <= 15 else { return nil }
@@ -187,10 +189,13 @@ enum SampleFastPath {
         index += 1
         let fractionStart = index
         var mantissa = integerValue
-        while index < text.count, case let digit = text[index] &- UInt8(ascii: "0"), digit < 10, count < 15 {
+        // The end of the text or the 15th digit in all.
+        let limit = min(text.count, index &+ max(0, 15 &- count))
+        while index < limit {
+            let digit = text[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
             mantissa = mantissa &* 10 &+ UInt64(digit)
-            count += 1
-            index += 1
+            index &+= 1
         }
         guard index > fractionStart, index >= text.count || text[index] &- UInt8(ascii: "0") >= 10 else { return nil }
         return (index, NumberText.decimal(mantissa: mantissa, fractionDigits: index - fractionStart, negative: negative))

@@ -99,8 +99,11 @@ struct OutputSink: SessionEventSink {
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
         zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
         let origin = origin(session: session)
-        let writer = zoneChangeWriter
-        produceWritten(zoneChangesTopic, session: session, origin: origin) { writer.withBytes($0) }
+        let (producer, topic, tracker) = (producer, zoneChangesTopic, tracker)
+        let refusal = zoneChangeWriter.withBytes { value in
+            Self.produceOutput(producer, topic, session: session, value: value, tracker: tracker, origin: origin)
+        }
+        if let refusal { rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker) }
         zoneChangeCount += 1
         oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
@@ -108,21 +111,33 @@ struct OutputSink: SessionEventSink {
     mutating func workoutFinished(_ summary: WorkoutSummary) {
         let origin = origin(session: summary.session)
         workoutFinishedWriter.encode(summary)
-        let writer = workoutFinishedWriter
-        produceWritten(workoutsFinishedTopic, session: summary.session, origin: origin) { writer.withBytes($0) }
+        let (producer, topic, tracker) = (producer, workoutsFinishedTopic, tracker)
+        let refusal = workoutFinishedWriter.withBytes { value in
+            Self.produceOutput(producer, topic, session: summary.session, value: value, tracker: tracker, origin: origin)
+        }
+        if let refusal { rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker) }
         metrics.countWorkoutFinished()
         budget.release(1)
     }
 
-    /// Produces the event a writer holds (`withValue` lends its bytes), keyed by the session
-    /// id, copying neither. Callers pass a second reference to the writer, so its buffer is
-    /// not accessed through `self` while `self` produces.
-    private mutating func produceWritten(
-        _ topic: KafkaProducer.Topic, session: String, origin: OutputOrigin, withValue: ((UnsafeRawBufferPointer) -> Void) -> Void
-    ) {
+    /// Produces one output of the current record, keyed by its session id, from the bytes a
+    /// writer lends (so neither is copied; static, so the writer's buffer is read while
+    /// nothing of the sink is changed). A refusal at once is returned, for the caller to
+    /// answer with a dead letter once the writer's loan is over.
+    private static func produceOutput(
+        _ producer: KafkaProducer, _ topic: KafkaProducer.Topic, session: String, value: UnsafeRawBufferPointer,
+        tracker: DeliveryTracker, origin: OutputOrigin
+    ) -> (error: KafkaError, size: Int)? {
         var id = session
-        id.withUTF8 { key in
-            withValue { value in produceOutput(topic, key: UnsafeRawBufferPointer(key), value: value, origin: origin) }
+        return id.withUTF8 { key -> (error: KafkaError, size: Int)? in
+            do throws(KafkaError) {
+                try producer.produce(
+                    to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker, origin: origin,
+                    tag: OutputKind.output.rawValue)
+                return nil
+            } catch {
+                return (error, value.count)
+            }
         }
     }
 
@@ -134,18 +149,6 @@ struct OutputSink: SessionEventSink {
             value: current.value)
         produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker)
         metrics.countDeadLetter(rejection.reason)
-    }
-
-    /// Produces one output of the current record; one refused at once is answered at once.
-    private mutating func produceOutput(
-        _ topic: KafkaProducer.Topic, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, origin: OutputOrigin
-    ) {
-        do {
-            try producer.produce(
-                to: topic, key: key, value: value, tracker: tracker, origin: origin, tag: OutputKind.output.rawValue)
-        } catch {
-            rejectOutput(topic: topic.name, size: value.count, error: error, origin: origin, into: tracker)
-        }
     }
 
     /// Dead-letters `origin` as `output_rejected`: the broker refused an output it produced.
