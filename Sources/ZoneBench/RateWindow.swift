@@ -9,19 +9,19 @@ import Glibc
 /// every core busy reads as fast as its CPU per record allows, so the CPU tells why two rates
 /// differ: work per record, or cores left idle.
 struct RateWindow {
-    private var start: (date: Date, cpuSeconds: Double)?
+    private var opening: (date: Date, cpuSeconds: Double)?
 
-    var hasStarted: Bool { start != nil }
+    var hasStarted: Bool { opening != nil }
 
     /// Starts the window; later calls change nothing.
-    mutating func start(now: Date = Date()) {
-        if start == nil { start = (now, Self.processCPUSeconds()) }
+    mutating func start() {
+        if opening == nil { opening = (Date(), Self.processCPUSeconds()) }
     }
 
     /// The rate of `records` over the window up to now, and the CPU they took.
     func close(records: Int) -> ClientCost {
         let now = Date()
-        let started = start ?? (now, Self.processCPUSeconds())
+        let started = opening ?? (now, Self.processCPUSeconds())
         let elapsed = max(now.timeIntervalSince(started.date), 0.001)
         let cpu = Self.processCPUSeconds() - started.cpuSeconds
         return ClientCost(
