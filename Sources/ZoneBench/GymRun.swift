@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
+import ZoneSimulation
 
 /// The benchmark on the load generator's gym traffic: what the traffic is, and ZoneStream
 /// against the bare consumer and the Kafka I/O floor on the same records, in one run.
@@ -90,11 +91,17 @@ enum GymRun {
         let finished = processor.workoutsFinished.load(ordering: .relaxed)
         let outputs = zoneChanges + finished + processor.deadLetters.load(ordering: .relaxed)
             + processor.changelogRecords.load(ordering: .relaxed)
-        let meanBytes = try meanValueBytes(
-            kafka: kafka, topics: [topics.zoneChanges, topics.workoutsFinished, changelogPrefix + groups[0]], logger: logger)
+        let sample = try outputSample(
+            kafka: kafka,
+            topics: [
+                (topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished),
+                (changelogPrefix + groups[0], processor.changelogRecords.load(ordering: .relaxed)),
+            ],
+            logger: logger)
+        let meanBytes = sample.isEmpty ? 0 : sample.reduce(0) { $0 + $1.count } / sample.count
         let (floorCost, floorTimeline) = try KafkaFloor.measure(
             kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
-            outputs: KafkaFloor.Outputs(count: outputs, meanBytes: meanBytes),
+            outputs: KafkaFloor.Outputs(count: outputs, values: sample),
             commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, logger: logger)
         let perMillion = 1_000_000 / Double(max(total, 1))
         return Figures(
@@ -124,26 +131,35 @@ enum GymRun {
         }
     }
 
-    /// The mean value size over up to 20,000 records read from the start of `topics`.
-    static func meanValueBytes(kafka: KafkaConfiguration, topics: [String], logger: Logger) throws -> Int {
+    /// What ZoneStream wrote, for the floor to write again: up to 20,000 values read from the
+    /// start of the output topics, each topic's share in proportion to the records ZoneStream
+    /// wrote to it (`topics`: name and count). The floor produces these bytes, not filler of
+    /// the same size, because the producer compresses its batches (lz4) and a run of one
+    /// repeated byte compresses to almost nothing, which would understate the floor's work.
+    static func outputSample(kafka: KafkaConfiguration, topics: [(name: String, count: Int)], logger: Logger) throws -> [[UInt8]] {
+        let total = max(1, topics.reduce(0) { $0 + $1.count })
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
         defer { consumer.close() }
-        var partitions: [TopicPartition] = []
-        for topic in topics {
-            for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
-                partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
+        var sample: [[UInt8]] = []
+        for topic in topics where topic.count > 0 {
+            let share = max(1, 20_000 * topic.count / total)
+            var partitions: [TopicPartition] = []
+            for partition in 0..<Int32(try consumer.partitionCount(topic: topic.name)) {
+                partitions.append(TopicPartition(topic: topic.name, partition: partition, offset: TopicPartition.beginning))
             }
-        }
-        try consumer.assign(partitions)
-        var count = 0
-        var bytes = 0
-        let deadline = Date().addingTimeInterval(10)
-        while count < 20_000 && Date() < deadline {
-            consumer.poll(timeoutMs: 50) { record in
-                count += 1
-                bytes += record.value?.count ?? 0
+            try consumer.assign(partitions)
+            var values: [[UInt8]] = []
+            let deadline = Date().addingTimeInterval(10)
+            while values.count < share && Date() < deadline {
+                consumer.poll(timeoutMs: 50) { record in
+                    if let value = record.value { values.append(Array(value)) }
+                }
             }
+            sample += values
         }
-        return count == 0 ? 0 : bytes / count
+        // Interleaved, so the floor's outputs mix the kinds as ZoneStream's did.
+        var generator = SplitMix64(seed: 15)
+        sample.shuffle(using: &generator)
+        return sample
     }
 }

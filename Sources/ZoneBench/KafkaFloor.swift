@@ -4,13 +4,14 @@ import ZoneKafka
 
 /// The Kafka I/O floor: the least Kafka work ZoneStream's job implies, and nothing else. A
 /// consumer-group member batch-consumes the same records from one queue and, spread evenly
-/// over them, produces as many output records of the same mean size as ZoneStream produced
+/// over them, produces as many output records, with the same bytes, as ZoneStream produced
 /// (zone changes, finished workouts, changelog records, dead letters), committing offsets
 /// every `commitIntervalMs` once what was produced before is delivered.
 enum KafkaFloor {
     struct Outputs {
         var count: Int
-        var meanBytes: Int
+        /// The values to produce, in turn (ZoneStream's own outputs: ``GymRun/outputSample``).
+        var values: [[UInt8]]
     }
 
     static func measure(
@@ -23,7 +24,7 @@ enum KafkaFloor {
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)
-        let value = [UInt8](repeating: UInt8(ascii: "x"), count: max(1, outputs.meanBytes))
+        let values = outputs.values.isEmpty ? [[UInt8(ascii: "x")]] : outputs.values
         let tracker = DeliveryTracker()
         var next: [Int32: Int64] = [:]
         var count = 0
@@ -40,7 +41,7 @@ enum KafkaFloor {
                 next[record.partition] = record.offset + 1
                 // Outputs in proportion: after `count` inputs, count * outputs / records are out.
                 while produced < count * outputs.count / max(records, 1) {
-                    try? producer.produce(topic: outputTopic, key: record.key.map { Array($0) }, value: value, tracker: tracker)
+                    try? producer.produce(topic: outputTopic, key: record.key.map { Array($0) }, value: values[produced % values.count], tracker: tracker)
                     produced += 1
                 }
             }

@@ -9,33 +9,43 @@ import Glibc
 /// every core busy reads as fast as its CPU per record allows, so the CPU tells why two rates
 /// differ: work per record, or cores left idle.
 struct RateWindow {
-    private var opening: (date: Date, cpuSeconds: Double)?
+    private var opening: (date: Date, usage: Usage)?
 
     var hasStarted: Bool { opening != nil }
 
     /// Starts the window; later calls change nothing.
     mutating func start() {
-        if opening == nil { opening = (Date(), Self.processCPUSeconds()) }
+        if opening == nil { opening = (Date(), Usage.now()) }
     }
 
     /// The rate of `records` over the window up to now, and the CPU they took.
     func close(records: Int) -> ClientCost {
         let now = Date()
-        let started = opening ?? (now, Self.processCPUSeconds())
+        let started = opening ?? (now, Usage.now())
         let elapsed = max(now.timeIntervalSince(started.date), 0.001)
-        let cpu = Self.processCPUSeconds() - started.cpuSeconds
+        let usage = Usage.now()
+        let cpu = usage.cpuSeconds - started.usage.cpuSeconds
+        let perMillion = records > 0 ? 1_000_000 / Double(records) : 0
         return ClientCost(
             recordsPerSecond: Double(records) / elapsed,
-            cpuSecondsPerMillionRecords: records > 0 ? cpu * 1_000_000 / Double(records) : 0,
-            coresBusy: cpu / elapsed)
+            cpuSecondsPerMillionRecords: cpu * perMillion,
+            coresBusy: cpu / elapsed,
+            pageFaultsPerMillionRecords: Double(usage.pageFaults - started.usage.pageFaults) * perMillion)
     }
 
-    /// CPU seconds this process has used so far (threads that have ended included).
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    /// What this process has used so far (threads that have ended included).
+    struct Usage {
+        /// User and system CPU seconds.
+        var cpuSeconds: Double
+        /// Minor page faults: pages the kernel had to find (and zero) when first touched.
+        var pageFaults: Int
+
+        static func now() -> Usage {
+            var usage = rusage()
+            guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return Usage(cpuSeconds: 0, pageFaults: 0) }
+            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+            return Usage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), pageFaults: usage.ru_minflt)
+        }
     }
 }
 
@@ -45,6 +55,9 @@ struct ClientCost: Codable {
     var recordsPerSecond: Double
     var cpuSecondsPerMillionRecords: Double
     var coresBusy: Double
+    /// Minor page faults per million records: fresh memory the client's allocations touched
+    /// (a client that keeps more records in flight, or runs first in the process, pays more).
+    var pageFaultsPerMillionRecords: Double
 
     /// The mean of several runs' figures.
     static func mean(_ costs: [ClientCost]) -> ClientCost {
@@ -52,10 +65,12 @@ struct ClientCost: Codable {
         return ClientCost(
             recordsPerSecond: costs.map(\.recordsPerSecond).reduce(0, +) / count,
             cpuSecondsPerMillionRecords: costs.map(\.cpuSecondsPerMillionRecords).reduce(0, +) / count,
-            coresBusy: costs.map(\.coresBusy).reduce(0, +) / count)
+            coresBusy: costs.map(\.coresBusy).reduce(0, +) / count,
+            pageFaultsPerMillionRecords: costs.map(\.pageFaultsPerMillionRecords).reduce(0, +) / count)
     }
 
     var description: String {
-        String(format: "%.2f CPU-s per million records, %.2f cores busy", cpuSecondsPerMillionRecords, coresBusy)
+        String(format: "%.2f CPU-s per million records, %.2f cores busy, %.0f page faults per million records",
+            cpuSecondsPerMillionRecords, coresBusy, pageFaultsPerMillionRecords)
     }
 }

@@ -106,27 +106,36 @@ import ZoneEngine
         #expect(changed == crossing)
     }
 
-    /// A rate window counts the CPU this process spends in it: work done inside shows as CPU
-    /// per record and cores busy; the mean of runs is the mean of each figure.
+    /// A rate window counts the CPU this process spends in it and the fresh pages it touches:
+    /// work done inside shows as CPU per record and cores busy, memory first touched inside as
+    /// page faults; the mean of runs is the mean of each figure.
     @Test func rateWindowCountsTheProcessCPU() {
         var window = RateWindow()
         #expect(!window.hasStarted)
         window.start()
         #expect(window.hasStarted)
         // Work until the process's CPU clock has moved (it ticks in steps of a few ms).
-        let before = RateWindow.processCPUSeconds()
+        let before = RateWindow.Usage.now().cpuSeconds
         var sum: UInt64 = 0
-        while RateWindow.processCPUSeconds() - before < 0.02 {
+        while RateWindow.Usage.now().cpuSeconds - before < 0.02 {
             for value in 0..<10_000 { sum &+= UInt64(value) &* 2_654_435_761 }
         }
+        // 8 MB touched for the first time: mapped fresh (above glibc's mmap threshold), so
+        // about 2,000 pages the kernel must find on first touch.
+        let pages = 2_048
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: pages * 4_096, alignment: 4_096)
+        defer { fresh.deallocate() }
+        for page in 0..<pages { fresh.storeBytes(of: UInt8(page & 0xFF), toByteOffset: page * 4_096, as: UInt8.self) }
         let cost = window.close(records: 1_000)
         #expect(sum != 1)
         #expect(cost.cpuSecondsPerMillionRecords >= 0.02 * 1_000)
+        #expect(cost.pageFaultsPerMillionRecords >= Double(pages / 2) * 1_000)
         #expect(cost.coresBusy > 0 && cost.recordsPerSecond > 0)
         let mean = ClientCost.mean([
-            ClientCost(recordsPerSecond: 1, cpuSecondsPerMillionRecords: 2, coresBusy: 1),
-            ClientCost(recordsPerSecond: 3, cpuSecondsPerMillionRecords: 4, coresBusy: 2),
+            ClientCost(recordsPerSecond: 1, cpuSecondsPerMillionRecords: 2, coresBusy: 1, pageFaultsPerMillionRecords: 10),
+            ClientCost(recordsPerSecond: 3, cpuSecondsPerMillionRecords: 4, coresBusy: 2, pageFaultsPerMillionRecords: 30),
         ])
         #expect(mean.recordsPerSecond == 2 && mean.cpuSecondsPerMillionRecords == 3 && mean.coresBusy == 1.5)
+        #expect(mean.pageFaultsPerMillionRecords == 20)
     }
 }

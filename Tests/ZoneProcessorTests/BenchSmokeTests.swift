@@ -36,7 +36,10 @@ struct BenchSmokeTests {
             let cost = gym[client] as? [String: Any] ?? [:]
             #expect((cost["cpuSecondsPerMillionRecords"] as? Double ?? 0) > 0, "\(client): \(cost)")
             #expect((cost["coresBusy"] as? Double ?? 0) > 0, "\(client): \(cost)")
+            #expect(cost["pageFaultsPerMillionRecords"] is Double, "\(client): \(cost)")
         }
+        // The floor wrote ZoneStream's own outputs again: as many, of their mean size.
+        #expect((gym["outputRecords"] as? Int ?? 0) > 0 && (gym["outputMeanBytes"] as? Int ?? 0) > 0)
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("polyline"))
         for label in ["records/s", "seconds since the first record", "goal 1 M records/s", "Kafka I/O floor", "bare consumer",
