@@ -26,11 +26,13 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
     }
 
     /// Records per second from the first record to the last (with their CPU), and the timeline.
+    /// `run` tells a second run of the same topic from the first (each reads in a group of its own).
     static func measure(
-        kafka: KafkaConfiguration, topic: String, records: Int, workers: Int, logger: Logger
+        kafka: KafkaConfiguration, topic: String, records: Int, workers: Int, run: Int = 1, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
+        let group = "bench-bare-" + topic + (run > 1 ? "-\(run)" : "")
         let consumer = try KafkaConsumer(
-            configuration: kafka, groupID: "bench-bare-" + topic, logger: logger, properties: properties(workers: workers))
+            configuration: kafka, groupID: group, logger: logger, properties: properties(workers: workers))
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)

@@ -26,6 +26,11 @@ enum GymRun {
         var zoneStreamCost: ClientCost
         var floorCost: ClientCost
         var bareConsumerCost: ClientCost
+        /// Each baseline's runs in order (one before ZoneStream's last two runs and one after
+        /// them for the floor; one before and one after all of them for the bare consumer);
+        /// the figures above are their means.
+        var floorRuns: [ClientCost]
+        var bareConsumerRuns: [ClientCost]
         /// (seconds since the first record, records/s) of each client, for the plot.
         var zoneStreamTimeline: [[Double]]
         var bareConsumerTimeline: [[Double]]
@@ -43,11 +48,13 @@ enum GymRun {
                 "| gym traffic (load generator) | value |", "| --- | --- |",
                 row("records (by type)", "\(mix.records) (\(mix.summary)); \(mix.sessions) sessions"),
                 row("zone changes / finished workouts per million records", String(format: "%.0f / %.0f", zoneChangesPerMillionRecords, finishedWorkoutsPerMillionRecords)),
-                row("bare consumer, records/s", String(format: "%.0f", bareConsumerRecordsPerSecond)),
-                row("Kafka I/O floor, records/s", String(format: "%.0f (%d outputs of %d bytes)", floorRecordsPerSecond, outputRecords, outputMeanBytes)),
+                row("bare consumer, records/s (mean of 2)", String(format: "%.0f (runs: %@)", bareConsumerRecordsPerSecond,
+                    bareConsumerRuns.map { String(format: "%.0f", $0.recordsPerSecond) }.joined(separator: ", "))),
+                row("Kafka I/O floor, records/s (mean of 2)", String(format: "%.0f (runs: %@; %d outputs of %d bytes)", floorRecordsPerSecond,
+                    floorRuns.map { String(format: "%.0f", $0.recordsPerSecond) }.joined(separator: ", "), outputRecords, outputMeanBytes)),
                 row("ZoneStream with live views, records/s (mean of 2)", String(format: "%.0f", zoneStreamRecordsPerSecond)),
                 row("ZoneStream without live views, records/s (mean of 2)", String(format: "%.0f", zoneStreamWithoutLiveViewsRecordsPerSecond)),
-                row("live views on/off, in run order, records/s", liveViewRuns.map {
+                row("ZoneStream runs in order (views on/off), records/s", liveViewRuns.map {
                     String(format: "%@ %.0f", $0.liveViews ? "on" : "off", $0.recordsPerSecond) }.joined(separator: ", ")),
                 row("ZoneStream / floor, ZoneStream / bare consumer", String(format: "%.2f, %.2f",
                     zoneStreamRecordsPerSecond / floorRecordsPerSecond, zoneStreamRecordsPerSecond / bareConsumerRecordsPerSecond)),
@@ -66,13 +73,22 @@ enum GymRun {
         let mix = try GymPreload.produce(records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
         let total = mix.records
         let kafka = configuration.kafka
-        let bare = try BareConsumer.measure(
-            kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, logger: logger)
+        func bareRun(_ run: Int) throws -> (cost: ClientCost, timeline: [[Double]]) {
+            try BareConsumer.measure(
+                kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, run: run, logger: logger)
+        }
 
-        // ZoneStream as `run` has it (live views on) and with them off, alternated: on, off,
-        // off, on, each run its own group and changelog.
+        // Each baseline runs twice, before and after ZoneStream's runs, and ZoneStream's runs
+        // alternate live views on and off: bare, on, off, floor, off, on, floor, bare. So no
+        // client always runs first or last in the process (on a colder or warmer heap and
+        // broker), and each baseline's figure is the mean of two runs: its single run moved
+        // by 10-20% between benchmarks, more than anything measured against it.
+        let bare = try bareRun(1)
         var runs: [LiveViewRun] = []
         var firstRun: (timeline: [[Double]], metrics: ProcessorMetrics)?
+        var floorOutputs: KafkaFloor.Outputs?
+        var floorRuns: [ClientCost] = []
+        var floorTimeline: [[Double]] = []
         for (index, group) in groups.enumerated() {
             var run = configuration
             run.groupID = group
@@ -82,38 +98,51 @@ enum GymRun {
             let (cost, timeline, metrics) = try Benchmark.throughput(configuration: run, records: total, logger: logger)
             runs.append(LiveViewRun(liveViews: run.publishesLiveSessions, recordsPerSecond: cost.recordsPerSecond, cost: cost))
             if firstRun == nil { firstRun = (timeline, metrics) }
+            guard index == 1 || index == 3, let firstRun else { continue }
+            let outputs = try floorOutputs ?? outputsOf(firstRun.metrics, topics: topics, changelogPrefix: changelogPrefix, kafka: kafka, logger: logger)
+            floorOutputs = outputs
+            let floor = try KafkaFloor.measure(
+                kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total, outputs: outputs,
+                commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, run: floorRuns.count + 1,
+                logger: logger)
+            floorRuns.append(floor.cost)
+            if floorTimeline.isEmpty { floorTimeline = floor.timeline }
         }
-        guard let firstRun else { throw BenchError("bench: no gym run") }
+        let bareRuns = [bare.cost, try bareRun(2).cost]
+        guard let firstRun, let outputs = floorOutputs else { throw BenchError("bench: no gym run") }
         let processor = firstRun.metrics
-
-        // What ZoneStream wrote for those records (one run's worth), for the floor to write too.
         let zoneChanges = processor.zoneChanges.load(ordering: .relaxed)
         let finished = processor.workoutsFinished.load(ordering: .relaxed)
-        let outputs = zoneChanges + finished + processor.deadLetters.load(ordering: .relaxed)
-            + processor.changelogRecords.load(ordering: .relaxed)
-        let sample = try outputSample(
-            kafka: kafka,
-            topics: [
-                (topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished),
-                (changelogPrefix + groups[0], processor.changelogRecords.load(ordering: .relaxed)),
-            ],
-            logger: logger)
-        let meanBytes = sample.isEmpty ? 0 : sample.reduce(0) { $0 + $1.count } / sample.count
-        let (floorCost, floorTimeline) = try KafkaFloor.measure(
-            kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
-            outputs: KafkaFloor.Outputs(count: outputs, values: sample),
-            commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, logger: logger)
+        let floorCost = ClientCost.mean(floorRuns)
+        let bareCost = ClientCost.mean(bareRuns)
         let perMillion = 1_000_000 / Double(max(total, 1))
         return Figures(
-            mix: mix, bareConsumerRecordsPerSecond: bare.cost.recordsPerSecond, floorRecordsPerSecond: floorCost.recordsPerSecond,
+            mix: mix, bareConsumerRecordsPerSecond: bareCost.recordsPerSecond, floorRecordsPerSecond: floorCost.recordsPerSecond,
             zoneStreamRecordsPerSecond: LiveViewRun.mean(runs, liveViews: true),
             zoneStreamWithoutLiveViewsRecordsPerSecond: LiveViewRun.mean(runs, liveViews: false),
             zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
-            finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs, outputMeanBytes: meanBytes,
+            finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs.count,
+            outputMeanBytes: outputs.values.isEmpty ? 0 : outputs.values.reduce(0) { $0 + $1.count } / outputs.values.count,
             liveViewRuns: runs,
             zoneStreamCost: ClientCost.mean(runs.filter(\.liveViews).map(\.cost)), floorCost: floorCost,
-            bareConsumerCost: bare.cost, zoneStreamTimeline: firstRun.timeline, bareConsumerTimeline: bare.timeline,
-            floorTimeline: floorTimeline)
+            bareConsumerCost: bareCost, floorRuns: floorRuns, bareConsumerRuns: bareRuns, zoneStreamTimeline: firstRun.timeline,
+            bareConsumerTimeline: bare.timeline, floorTimeline: floorTimeline)
+    }
+
+    /// What ZoneStream's run wrote (`metrics`: how many outputs; their bytes read back from
+    /// its topics), for the floor to write again.
+    private static func outputsOf(
+        _ metrics: ProcessorMetrics, topics: Topics, changelogPrefix: String, kafka: KafkaConfiguration, logger: Logger
+    ) throws -> KafkaFloor.Outputs {
+        let zoneChanges = metrics.zoneChanges.load(ordering: .relaxed)
+        let finished = metrics.workoutsFinished.load(ordering: .relaxed)
+        let changelog = metrics.changelogRecords.load(ordering: .relaxed)
+        let values = try outputSample(
+            kafka: kafka,
+            topics: [(topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished), (changelogPrefix + groups[0], changelog)],
+            logger: logger)
+        return KafkaFloor.Outputs(
+            count: zoneChanges + finished + metrics.deadLetters.load(ordering: .relaxed) + changelog, values: values)
     }
 
     /// The consumer groups of the gym runs, in order: views on, off, off, on.

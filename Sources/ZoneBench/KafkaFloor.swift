@@ -6,7 +6,8 @@ import ZoneKafka
 /// consumer-group member batch-consumes the same records from one queue and, spread evenly
 /// over them, produces as many output records, with the same bytes, as ZoneStream produced
 /// (zone changes, finished workouts, changelog records, dead letters), committing offsets
-/// every `commitIntervalMs` once what was produced before is delivered.
+/// every `commitIntervalMs` once what was produced before is delivered. `run` tells a second
+/// run from the first (each reads in a group of its own).
 enum KafkaFloor {
     struct Outputs {
         var count: Int
@@ -16,10 +17,11 @@ enum KafkaFloor {
 
     static func measure(
         kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
-        commitIntervalMs: Int, workers: Int, logger: Logger
+        commitIntervalMs: Int, workers: Int, run: Int = 1, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
-            configuration: kafka, groupID: "bench-floor", logger: logger, properties: BareConsumer.properties(workers: workers))
+            configuration: kafka, groupID: "bench-floor" + (run > 1 ? "-\(run)" : ""), logger: logger,
+            properties: BareConsumer.properties(workers: workers))
         let producer = try KafkaProducer(configuration: kafka)
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)

@@ -38,6 +38,8 @@ struct BenchSmokeTests {
             #expect((cost["coresBusy"] as? Double ?? 0) > 0, "\(client): \(cost)")
             #expect(cost["pageFaultsPerMillionRecords"] is Double, "\(client): \(cost)")
         }
+        // Each baseline ran twice, around ZoneStream's runs.
+        #expect((gym["floorRuns"] as? [Any])?.count == 2 && (gym["bareConsumerRuns"] as? [Any])?.count == 2)
         // The floor wrote ZoneStream's own outputs again: as many, of their mean size.
         #expect((gym["outputRecords"] as? Int ?? 0) > 0 && (gym["outputMeanBytes"] as? Int ?? 0) > 0)
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)
