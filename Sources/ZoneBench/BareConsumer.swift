@@ -25,14 +25,17 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
         return ["queued.max.messages.kbytes": String(perQueue * max(1, workers))]
     }
 
+    /// A baseline's consumer group for its `run`-th run: each run reads every record again.
+    static func groupID(_ base: String, run: Int) -> String { run > 1 ? "\(base)-\(run)" : base }
+
     /// Records per second from the first record to the last (with their CPU), and the timeline.
     /// `run` tells a second run of the same topic from the first (each reads in a group of its own).
     static func measure(
         kafka: KafkaConfiguration, topic: String, records: Int, workers: Int, run: Int = 1, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
-        let group = "bench-bare-" + topic + (run > 1 ? "-\(run)" : "")
         let consumer = try KafkaConsumer(
-            configuration: kafka, groupID: group, logger: logger, properties: properties(workers: workers))
+            configuration: kafka, groupID: groupID("bench-bare-" + topic, run: run), logger: logger,
+            properties: properties(workers: workers))
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)

@@ -122,7 +122,7 @@ enum GymRun {
             zoneStreamWithoutLiveViewsRecordsPerSecond: LiveViewRun.mean(runs, liveViews: false),
             zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
             finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs.count,
-            outputMeanBytes: outputs.values.isEmpty ? 0 : outputs.values.reduce(0) { $0 + $1.count } / outputs.values.count,
+            outputMeanBytes: outputs.meanBytes,
             liveViewRuns: runs,
             zoneStreamCost: ClientCost.mean(runs.filter(\.liveViews).map(\.cost)), floorCost: floorCost,
             bareConsumerCost: bareCost, floorRuns: floorRuns, bareConsumerRuns: bareRuns, zoneStreamTimeline: firstRun.timeline,

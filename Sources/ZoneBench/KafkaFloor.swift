@@ -13,6 +13,8 @@ enum KafkaFloor {
         var count: Int
         /// The values to produce, in turn (ZoneStream's own outputs: ``GymRun/outputSample``).
         var values: [[UInt8]]
+
+        var meanBytes: Int { values.isEmpty ? 0 : values.reduce(0) { $0 + $1.count } / values.count }
     }
 
     static func measure(
@@ -20,9 +22,11 @@ enum KafkaFloor {
         commitIntervalMs: Int, workers: Int, run: Int = 1, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
-            configuration: kafka, groupID: "bench-floor" + (run > 1 ? "-\(run)" : ""), logger: logger,
+            configuration: kafka, groupID: BareConsumer.groupID("bench-floor", run: run), logger: logger,
             properties: BareConsumer.properties(workers: workers))
         let producer = try KafkaProducer(configuration: kafka)
+        // Looked up once and fed the record's key in place, as ZoneStream's workers produce.
+        let output = producer.topic(outputTopic)
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)
@@ -43,7 +47,9 @@ enum KafkaFloor {
                 next[record.partition] = record.offset + 1
                 // Outputs in proportion: after `count` inputs, count * outputs / records are out.
                 while produced < count * outputs.count / max(records, 1) {
-                    try? producer.produce(topic: outputTopic, key: record.key.map { Array($0) }, value: values[produced % values.count], tracker: tracker)
+                    values[produced % values.count].withUnsafeBytes { value in
+                        try? producer.produce(to: output, key: record.key, value: value, tracker: tracker)
+                    }
                     produced += 1
                 }
             }
