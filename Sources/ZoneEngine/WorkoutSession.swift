@@ -17,7 +17,7 @@ public struct WorkoutSession: Sendable {
     /// Wall-clock milliseconds of the last applied event, for the idle timeout.
     public internal(set) var lastAppliedWallMs: Int64
 
-    var tracks: PerQuantity<QuantityTrack>
+    var tracks: SessionTracks
     /// Pause intervals in time order; only the last may be open (`end == .max`).
     var pauses: [PauseInterval] = []
     var pausedMs: Int64 = 0
@@ -41,7 +41,7 @@ public struct WorkoutSession: Sendable {
         self.startTimestamp = startTimestamp
         self.counters = SessionCounters(latestTimestamp: startTimestamp)
         self.lastAppliedWallMs = wallMs
-        self.tracks = PerQuantity(
+        self.tracks = SessionTracks(
             heartRate: QuantityTrack(
                 .heartRate, configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile)),
             cyclingPower: QuantityTrack(

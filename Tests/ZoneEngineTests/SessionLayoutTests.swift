@@ -3,12 +3,56 @@ import Testing
 
 /// A live session is held per session for as long as it lasts, so its size is memory per live
 /// session: the tracks' small fields fill the configuration's padding, zones are bytes, and
-/// normalized durations are on the heap only when a normalization model credits them.
+/// normalized durations are on the heap only when a normalization model credits them, and the
+/// power track only once it has zones or a sample.
 @Suite struct SessionLayoutTests {
     @Test func aSessionStaysSmall() {
         #expect(MemoryLayout<ZoneConfiguration?>.size <= 74)
         #expect(MemoryLayout<QuantityTrack>.stride <= 224)
-        #expect(MemoryLayout<WorkoutSession>.stride <= 584)
+        #expect(MemoryLayout<WorkoutSession>.stride <= 368)
+    }
+
+    /// A heart-rate-only session keeps no power track; the first power sample makes one, and
+    /// from then on it counts as before.
+    @Test func thePowerTrackIsOnTheHeapOnlyOnceUsed() {
+        let settings = EngineSettings()
+        var session = WorkoutSession(id: "s", startTimestamp: 0, person: nil, activity: nil, profile: nil)
+        #expect(!session.tracks.holdsPowerTrack)
+        _ = session.applySample(.heartRate, at: 0, value: 120, settings: settings)
+        _ = session.applySample(.heartRate, at: 1_000, value: 125, settings: settings)
+        _ = session.liveState(profile: nil)
+        #expect(!session.tracks.holdsPowerTrack)
+        #expect(session.tracks.cyclingPower.isUnused)
+
+        _ = session.applySample(.cyclingPower, at: 1_000, value: 200, settings: settings)
+        _ = session.applySample(.cyclingPower, at: 3_000, value: 210, settings: settings)
+        #expect(session.tracks.holdsPowerTrack)
+        #expect(session.tracks.cyclingPower.acceptedSamples == 2)
+        #expect(session.tracks.cyclingPower.coveredMs == 2_000)
+        #expect(session.tracks.cyclingPower.maximum == 210)
+        #expect(session.tracks.heartRate.acceptedSamples == 2)
+    }
+
+    /// Power zones (from an FTP) are a used track from the start: they are the session's.
+    @Test func powerZonesKeepThePowerTrackFromTheStart() {
+        let rider = PersonProfile(person: "p", functionalThresholdPower: 250)
+        let session = WorkoutSession(id: "s", startTimestamp: 0, person: "p", activity: nil, profile: rider)
+        #expect(session.tracks.holdsPowerTrack)
+        #expect(session.configuration(for: .cyclingPower) != nil)
+    }
+
+    /// Copies of a session (changelog, live views) share its power track until the live one
+    /// changes: the copy must not move with it.
+    @Test func aCopysPowerTrackDoesNotMoveWithTheLiveSession() {
+        let settings = EngineSettings()
+        var session = WorkoutSession(id: "s", startTimestamp: 0, person: nil, activity: nil, profile: nil)
+        _ = session.applySample(.cyclingPower, at: 0, value: 200, settings: settings)
+        let copy = session
+        _ = session.applySample(.cyclingPower, at: 1_000, value: 300, settings: settings)
+        #expect(copy.tracks.cyclingPower.acceptedSamples == 1)
+        #expect(copy.tracks.cyclingPower.maximum == 200)
+        #expect(session.tracks.cyclingPower.acceptedSamples == 2)
+        #expect(session.tracks.cyclingPower.maximum == 300)
     }
 
     @Test func zonesReadBackAsTheyWereSet() {

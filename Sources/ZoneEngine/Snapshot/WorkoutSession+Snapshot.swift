@@ -54,7 +54,7 @@ extension WorkoutSession {
         counters.lateSamples = try reader.readInt()
         counters.duplicateSamples = try reader.readInt()
         counters.pausedSamples = try reader.readInt()
-        tracks = PerQuantity(
+        tracks = SessionTracks(
             heartRate: try QuantityTrack(.heartRate, reading: &reader),
             cyclingPower: try QuantityTrack(.cyclingPower, reading: &reader))
         pausedMs = try reader.readInt64()
