@@ -19,18 +19,41 @@ struct SessionTracks: Sendable {
     var cyclingPower: QuantityTrack {
         get { power?.track ?? Self.unusedPower }
         _modify {
-            if power == nil {
-                // Changed in a scratch copy; kept only if the change used it (a control event
-                // setting no zones on a session without power leaves nothing on the heap).
-                var track = Self.unusedPower
-                yield &track
-                if !track.isUnused { power = TrackStorage(track) }
-            } else {
-                // Copy on write: a copy of the session (changelog, live views) shares the box.
-                if !isKnownUniquelyReferenced(&power) { power = power.map { TrackStorage($0.track) } }
-                // Non-nil: checked above, and the copy keeps it so.
-                yield &power.unsafelyUnwrapped.track
-            }
+            // Kept small: a large local (a scratch track, or the track read back) makes the
+            // accessor's frame too big for the caller's buffer, and Swift then puts the frame
+            // on the heap at every call. The per-sample path uses ``powerStorage()`` instead.
+            let storage = powerStorage()
+            yield &storage.track
+            dropPowerIfUnused()
+        }
+    }
+
+    /// The power track's box, made or copied first when it is missing or shared (copy on
+    /// write: a copy of the session, for the changelog or live views, shares it). The one way
+    /// the per-sample path writes the power track: a plain call, no accessor frame.
+    @inline(__always)
+    mutating func powerStorage() -> TrackStorage {
+        if power == nil {
+            power = TrackStorage(Self.unusedPower)
+        } else if !isKnownUniquelyReferenced(&power) {
+            power = power.map { TrackStorage($0.track) }
+        }
+        // Non-nil: set above.
+        return power.unsafelyUnwrapped
+    }
+
+    /// Drops the box when a change left the track unused (a control event setting no zones,
+    /// or a rejected first sample, on a session without power).
+    @inline(never)
+    mutating func dropPowerIfUnused() {
+        if let power, power.track.isUnused { self.power = nil }
+    }
+
+    /// The zones in use for `quantity`, read without copying the track out of its box.
+    func configuration(for quantity: Quantity) -> ZoneConfiguration? {
+        switch quantity {
+        case .heartRate: heartRate.configuration
+        case .cyclingPower: power?.track.configuration
         }
     }
 
@@ -56,10 +79,11 @@ struct SessionTracks: Sendable {
 }
 
 /// A power track on the heap.
-// @unchecked: written only through `SessionTracks.cyclingPower`'s modify accessor, after
-// `isKnownUniquelyReferenced` says no other copy of the session shares it, so it is never
-// written while shared. `@exclusivity(unchecked)`: that accessor is the one writer, and the
-// dynamic check on a class property cost every power sample a call.
+// @unchecked: written only through `SessionTracks.powerStorage()` (and the `cyclingPower`
+// accessor built on it), which copies it first unless `isKnownUniquelyReferenced` says no
+// other copy of the session shares it, so it is never written while shared.
+// `@exclusivity(unchecked)`: those are its only writers, each the session's one mutable path,
+// and the dynamic check on a class property would cost every power sample a runtime call.
 final class TrackStorage: @unchecked Sendable {
     @exclusivity(unchecked) var track: QuantityTrack
 

@@ -53,7 +53,7 @@ public struct WorkoutSession: Sendable {
     public static let defaultActivity = "other"
 
     /// The zone configuration in use for `quantity`, if it has zones.
-    public func configuration(for quantity: Quantity) -> ZoneConfiguration? { tracks[quantity].configuration }
+    public func configuration(for quantity: Quantity) -> ZoneConfiguration? { tracks.configuration(for: quantity) }
 
     /// Whether the session is paused now.
     public var isPaused: Bool { pauses.last?.isOpen ?? false }
@@ -70,13 +70,18 @@ public struct WorkoutSession: Sendable {
     ) -> SampleOutcome {
         switch quantity {
         case .heartRate:
-            Self.applySample(
+            return Self.applySample(
                 to: &tracks.heartRate, counters: &counters, activities: &activities, pauses: pauses,
                 start: startTimestamp, at: timestamp, value: value, settings: settings)
         case .cyclingPower:
-            Self.applySample(
-                to: &tracks.cyclingPower, counters: &counters, activities: &activities, pauses: pauses,
+            // Through the box directly: an accessor's frame would go on the heap (SessionTracks).
+            let power = tracks.powerStorage()
+            let outcome = Self.applySample(
+                to: &power.track, counters: &counters, activities: &activities, pauses: pauses,
                 start: startTimestamp, at: timestamp, value: value, settings: settings)
+            if case .accepted = outcome { return outcome }
+            tracks.dropPowerIfUnused()
+            return outcome
         }
     }
 
