@@ -25,50 +25,34 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
-    Benchmark("SessionStore.applySample (1000 sessions)", configuration: configuration) { benchmark in
-        var store = SessionStore(settings: settings)
-        var sink = RecordingSink()
-        let ids = (0..<1000).map { "s\($0)" }
-        for id in ids {
-            store.handle(
-                WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(SessionStartRequest(person: "p"))),
-                wallMs: 0, profiles: { _ in profile }, sink: &sink)
-        }
-        var sinkCounter = CountingSink()
-        var timestamp: Int64 = 0
-        benchmark.startMeasurement()
-        for index in benchmark.scaledIterations {
-            if index % 1000 == 0 { timestamp += 1000 }
-            store.applySample(
-                ids[index % 1000], .heartRate, at: timestamp, value: values[index & 1023], wallMs: 0,
-                sink: &sinkCounter)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sinkCounter.changes)
-    }
-
-    // Riders' power: the track a session keeps on the heap once used (session 17).
+    // The store's path (adds the id lookup) for heart rate, and for riders' power, the track a
+    // session keeps on the heap once used (session 17).
     let watts: [Double] = (0..<1024).map { (index: Int) -> Double in 200.0 + 80.0 * sin(Double(index) / 40.0) }
-    Benchmark("SessionStore.applySample, power (1000 sessions)", configuration: configuration) { benchmark in
-        var store = SessionStore(settings: settings)
-        var sink = RecordingSink()
-        let ids = (0..<1000).map { "s\($0)" }
-        for id in ids {
-            store.handle(
-                WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(SessionStartRequest(person: "p"))),
-                wallMs: 0, profiles: { _ in profile }, sink: &sink)
+    for (name, quantity, readings) in [
+        ("SessionStore.applySample (1000 sessions)", Quantity.heartRate, values),
+        ("SessionStore.applySample, power (1000 sessions)", Quantity.cyclingPower, watts),
+    ] {
+        Benchmark(name, configuration: configuration) { benchmark in
+            var store = SessionStore(settings: settings)
+            var sink = RecordingSink()
+            let ids = (0..<1000).map { "s\($0)" }
+            for id in ids {
+                store.handle(
+                    WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(SessionStartRequest(person: "p"))),
+                    wallMs: 0, profiles: { _ in profile }, sink: &sink)
+            }
+            var sinkCounter = CountingSink()
+            var timestamp: Int64 = 0
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations {
+                if index % 1000 == 0 { timestamp += 1000 }
+                store.applySample(
+                    ids[index % 1000], quantity, at: timestamp, value: readings[index & 1023], wallMs: 0,
+                    sink: &sinkCounter)
+            }
+            benchmark.stopMeasurement()
+            blackHole(sinkCounter.changes)
         }
-        var sinkCounter = CountingSink()
-        var timestamp: Int64 = 0
-        benchmark.startMeasurement()
-        for index in benchmark.scaledIterations {
-            if index % 1000 == 0 { timestamp += 1000 }
-            store.applySample(
-                ids[index % 1000], .cyclingPower, at: timestamp, value: watts[index & 1023], wallMs: 0,
-                sink: &sinkCounter)
-        }
-        benchmark.stopMeasurement()
-        blackHole(sinkCounter.changes)
     }
 }
 
