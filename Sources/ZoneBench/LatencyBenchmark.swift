@@ -24,6 +24,19 @@ public struct LatencyBenchmark: Sendable {
     public var traffic = LatencyTraffic.spread
     /// Brokers of the embedded cluster, as in ``Benchmark/brokers``.
     public var brokers = 3
+    /// A Kafka cluster to run on instead of the embedded mock (`host:port,...`). The runs
+    /// create topics of their own there (`bench-<unix time>-lat<run>-...`) and leave them. The
+    /// mock finds a fetch's position by walking every batch its partition holds, so its cost
+    /// per fetch grows through a run; a broker with an offset index does not (session 18).
+    public var bootstrapServers: String?
+    /// Which of the two each run measures. One alone lets each have a fresh broker of its own
+    /// (on noida-db the client measured second on a broker was measured slower: its data file
+    /// had grown by the first one's run; session 18).
+    public var clients = LatencyClients.both
+    /// The size the floor pads its outputs to when no ZoneStream run came before it in this
+    /// invocation (``LatencyClients/floor``): ZoneStream's mean zone-change size, which a
+    /// ZoneStream run prints.
+    public var floorOutputBytes: Int?
     /// The `zonestream` executable, started as the embedded broker.
     public var executable: URL
 
@@ -82,35 +95,46 @@ public struct LatencyBenchmark: Sendable {
         }
     }
 
-    /// Runs it and prints each run's figures as it ends: ZoneStream and the latency floor,
-    /// alternated (ZoneStream first in odd runs, so the floor knows the size of its outputs
-    /// from the start), so neither always runs on a warmer broker.
+    /// Runs it and prints each run's figures as it ends: ZoneStream, the latency floor or both
+    /// (``LatencyClients``).
     public func run(logger: Logger) throws -> (zoneStream: [Figures], floor: [Figures]) {
-        let prefixes = (1...max(1, runs)).map { "lat\($0)-" }
+        let runPrefix = bootstrapServers == nil ? "" : "bench-\(Int(Date().timeIntervalSince1970))-"
+        let prefixes = (1...max(1, runs)).map { "\(runPrefix)lat\($0)-" }
         let topics = prefixes.flatMap {
             Benchmark.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
         }
-        let broker = try BrokerProcess(
-            partitions: partitions, extraArguments: ["--extra-topics", topics.joined(separator: ","), "--brokers", "\(brokers)"],
-            executable: executable)
-        defer { broker.stop() }
-        let benchKafka = KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench")
+        var broker: BrokerProcess?
+        let bootstrap: String
+        if let bootstrapServers {
+            bootstrap = bootstrapServers
+            let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
+            try TopicAdmin.createMissing(
+                topics.map { TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1) }, using: admin)
+        } else {
+            let embedded = try BrokerProcess(
+                partitions: partitions, extraArguments: ["--extra-topics", topics.joined(separator: ","), "--brokers", "\(brokers)"],
+                executable: executable)
+            bootstrap = embedded.bootstrapServers
+            broker = embedded
+        }
+        defer { broker?.stop() }
+        let benchKafka = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench")
         var kafka = benchKafka
         kafka.properties = kafkaProperties
         let producer = try KafkaProducer(configuration: benchKafka)
         let properties = kafkaProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        print("latency bench: \(rate) samples/s (\(traffic.rawValue) zone changes) for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
+        print("latency bench: broker \(bootstrapServers ?? "embedded mock cluster of \(brokers) brokers"), \(rate) samples/s (\(traffic.rawValue) zone changes) for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
         var zoneStream: [Figures] = []
         var floor: [Figures] = []
         for (index, prefix) in prefixes.enumerated() {
-            for floorTurn in index % 2 == 0 ? [false, true] : [true, false] {
+            for floorTurn in clients.turns(run: index) {
                 if floorTurn {
                     let result = try LatencyFloor.measure(
                         kafka: kafka, benchKafka: benchKafka, producer: producer, input: prefix + LatencyFloor.inputTopic,
                         output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds, traffic: traffic,
-                        outputBytes: zoneStream.last?.meanOutputBytes ?? 0, logger: logger)
+                        outputBytes: zoneStream.last?.meanOutputBytes ?? floorOutputBytes ?? 0, logger: logger)
                     floor.append(Figures(result))
-                    print("latency bench: run \(index + 1), floor:      \(floor[index].summary)")
+                    print("latency bench: run \(index + 1), floor:      \(floor[floor.count - 1].summary)")
                 } else {
                     var configuration = ProcessorConfiguration(kafka: kafka)
                     configuration.topics = Benchmark.topics(prefix: prefix)
@@ -122,10 +146,28 @@ public struct LatencyBenchmark: Sendable {
                         configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds, traffic: traffic,
                         logger: logger)
                     zoneStream.append(Figures(result))
-                    print("latency bench: run \(index + 1), ZoneStream: \(zoneStream[index].summary)")
+                    print("latency bench: run \(index + 1), ZoneStream: \(zoneStream[zoneStream.count - 1].summary)")
                 }
             }
         }
         return (zoneStream, floor)
+    }
+}
+
+/// The clients a latency run measures: ZoneStream and the floor (alternated), or one of them.
+public enum LatencyClients: String, Sendable, CaseIterable {
+    case both
+    case zonestream
+    case floor
+
+    /// For each measurement of run `index`, whether it is the floor's: with both, ZoneStream
+    /// first in odd runs (so the floor knows the size of its outputs from the start) and the
+    /// floor first in even ones, so neither always runs on a warmer broker.
+    func turns(run index: Int) -> [Bool] {
+        switch self {
+        case .both: index % 2 == 0 ? [false, true] : [true, false]
+        case .zonestream: [false]
+        case .floor: [true]
+        }
     }
 }

@@ -66,4 +66,40 @@ struct BenchSmokeTests {
             #expect(counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
         }
     }
+
+    /// `bench latency --clients floor` needs the size to pad to, and says so before anything starts.
+    @Test func latencyBenchRefusesFloorAloneWithoutItsOutputSize() throws {
+        let (status, output) = try ZoneStreamProcess.runToExit(["bench", "latency", "--clients", "floor"], seconds: 30)
+        #expect(status != 0)
+        #expect(output.contains("--floor-output-bytes"), "\(output.suffix(500))")
+        #expect(!output.contains("latency bench: broker"), "\(output.suffix(500))")
+    }
+
+    /// `bench latency --clients floor`: the floor alone, its outputs padded to the given size.
+    @Test func latencyBenchMeasuresTheFloorAlone() throws {
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            ["bench", "latency", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4", "--clients", "floor",
+             "--floor-output-bytes", "300"], seconds: 120)
+        #expect(status == 0, "\(output.suffix(1000))")
+        #expect(!output.contains("ZoneStream: "), "\(output.suffix(1000))")
+        let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, floor: ") }, "\(output.suffix(1000))")
+        #expect(line.contains("zone changes of 300 bytes"), "\(line)")
+    }
+
+    /// `bench latency --bootstrap-servers` on noida-db (the mock answers no CreateTopics): the
+    /// run creates topics of its own there, and ZoneStream alone reads every zone change.
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func latencyBenchRunsOnAKafkaCluster(_ kind: BrokerKind) throws {
+        let broker = try TestBroker(kind)
+        defer { broker.stop() }
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            ["bench", "latency", "--bootstrap-servers", broker.bootstrapServers, "--rate", "2000", "--seconds", "2",
+             "--topic-partitions", "4", "--clients", "zonestream"], seconds: 120)
+        #expect(status == 0, "\(output.suffix(1000))")
+        #expect(output.contains("latency bench: broker \(broker.bootstrapServers)"), "\(output.suffix(1000))")
+        #expect(!output.contains("floor: "), "\(output.suffix(1000))")
+        let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, ZoneStream: ") }, "\(output.suffix(1000))")
+        let counts = line.split(separator: " over ").last?.split(separator: " ").prefix(3) ?? []
+        #expect(counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
+    }
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The latency measurement (`zonestream bench latency`) on noida-db instead of the embedded mock.
+#
+#   bash benchmarks/latency-on-noida-db.sh [RUNS] [bench latency options...]
+#   bash benchmarks/latency-on-noida-db.sh 3 --seconds 10 --rate 100000
+#
+# The mock finds a fetch's position by walking every batch its partition holds, so at 100,000
+# samples/s its cost per fetch grows all through a run, and so does every client's latency
+# (benchmarks/README.md, session 18). noida-db, the second Kafka implementation the integration
+# tests run on, keeps an offset index. It keeps its data in one JSON file that it rewrites as
+# it goes, which slows it down as the file grows, so each run gets a fresh noida-db with an
+# empty data directory, and so does each client: measured second on the same noida-db, either
+# client's p99 was several milliseconds worse. Each run measures ZoneStream and the floor (the
+# Kafka path alone), each on a broker of its own.
+#
+# Installs noida-db into .venv when missing (scripts/bootstrap.sh --noida-db) and builds the
+# release `zonestream` when it is not there. Every noida-db it starts is stopped by PID.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs="${1:-3}"
+shift || true
+case "$runs" in
+  ''|*[!0-9]*) echo "latency-on-noida-db: RUNS must be a whole number, not '$runs'" >&2; exit 2 ;;
+esac
+
+bash scripts/bootstrap.sh --noida-db
+noida="$(ls .venv/lib/python3*/site-packages/noida_db/noida-db 2>/dev/null | head -n 1)"
+[ -x "$noida" ] || { echo "latency-on-noida-db: noida-db is not installed in .venv" >&2; exit 1; }
+[ -x .build/release/zonestream ] || swift build -c release --product zonestream
+
+broker_pid=""
+data_dir=""
+stop_broker() {
+  if [ -n "$broker_pid" ] && kill -0 "$broker_pid" 2>/dev/null; then
+    kill "$broker_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$broker_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$broker_pid" 2>/dev/null || true
+  fi
+  broker_pid=""
+  [ -z "$data_dir" ] || rm -rf "$data_dir"
+  data_dir=""
+}
+
+start_broker() {
+  data_dir="$(mktemp -d /tmp/zs-noida-latency.XXXXXX)"
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "$noida" start --data-dir "$data_dir/data" --host 127.0.0.1 --only kafka --kafka-port "$port" >"$data_dir/log" 2>&1 &
+  broker_pid=$!
+  for _ in $(seq 1 200); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    kill -0 "$broker_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "latency-on-noida-db: noida-db did not listen on port $port:" >&2
+  tail -n 20 "$data_dir/log" >&2
+  exit 1
+}
+
+# One client (zonestream or floor) on a fresh noida-db; its figures line goes to $lines.
+lines="$(mktemp /tmp/zs-noida-latency-lines.XXXXXX)"
+trap 'stop_broker; rm -f "$lines"' EXIT
+output_bytes=""
+measure() {
+  local client="$1" extra=()
+  shift
+  [ "$client" = floor ] && extra=(--floor-output-bytes "$output_bytes")
+  start_broker
+  echo "latency-on-noida-db: $client, run $run of $runs, on a fresh noida-db (PID $broker_pid, 127.0.0.1:$port)"
+  timeout 600 .build/release/zonestream bench latency --bootstrap-servers "127.0.0.1:$port" --runs 1 \
+    --clients "$client" "${extra[@]}" "$@" | tee -a "$lines"
+  stop_broker
+  if [ "$client" = zonestream ]; then
+    output_bytes="$(sed -n 's/.*ZoneStream: .* zone changes of \([0-9]*\) bytes.*/\1/p' "$lines" | tail -n 1)"
+    [ -n "$output_bytes" ] || { echo "latency-on-noida-db: ZoneStream's run printed no figures" >&2; exit 1; }
+  fi
+}
+
+# ZoneStream first in odd runs (the floor pads its outputs to the size of ZoneStream's zone
+# changes, so the first run needs ZoneStream's), the floor first in even ones.
+for run in $(seq 1 "$runs"); do
+  if [ $((run % 2)) -eq 1 ]; then measure zonestream "$@"; measure floor "$@"
+  else measure floor "$@"; measure zonestream "$@"; fi
+done
+
+python3 - "$lines" <<'PY'
+import re, statistics, sys
+figures = {"ZoneStream": [], "floor": []}
+for line in open(sys.argv[1]):
+    match = re.search(r"(ZoneStream|floor): +p50 / p90 / p99 / p99.9 / max ([\d.]+) / [\d.]+ / ([\d.]+) / ([\d.]+)", line)
+    if match:
+        figures[match.group(1)].append(tuple(float(match.group(i)) for i in (2, 3, 4)))
+for client, runs in figures.items():
+    if runs:
+        medians = [statistics.median(run[i] for run in runs) for i in range(3)]
+        listed = ", ".join("%.1f / %.1f / %.1f" % run for run in runs)
+        print("latency-on-noida-db: %s p50 / p99 / p99.9, median of %d: %.1f / %.1f / %.1f ms (runs: %s)"
+              % (client, len(runs), *medians, listed))
+PY
