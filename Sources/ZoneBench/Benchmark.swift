@@ -68,7 +68,6 @@ public struct Benchmark: Sendable {
         let latencyRate = smoke ? 2_000 : latencyRate
         let latencySeconds = smoke ? 2 : latencySeconds
         let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
-        var broker: BrokerProcess?
         var topics = Topics()
         // The latency run has topics of its own: fresh ones (the mock's cost per fetch grows
         // with what a partition holds) with ``latencyPartitions`` partitions.
@@ -81,9 +80,7 @@ public struct Benchmark: Sendable {
         // Each processor run has a changelog of its own: one restoring another's state would
         // skip the records that state says were applied, and finish early.
         var changelogPrefix = "bench-changelog-"
-        let bootstrap: String
-        if let bootstrapServers {
-            bootstrap = bootstrapServers
+        if bootstrapServers != nil {
             let prefix = "bench-\(Int(Date().timeIntervalSince1970))-"
             topics = Self.topics(prefix: prefix)
             latencyTopics = Self.topics(prefix: prefix + LatencyRun.topicPrefix)
@@ -93,26 +90,20 @@ public struct Benchmark: Sendable {
             memoryTopic = prefix + memoryTopic
             latencyFloorTopics = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
             changelogPrefix = prefix + changelogPrefix
-            let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
-                + latencyTopics.specifications(partitions: latencyPartitions)
-                + ([floorTopic, peerTopic, memoryTopic] + Self.groups.map { changelogPrefix + $0 }).map {
-                    TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
-                }
-                + [latencyFloorTopics.input, latencyFloorTopics.output].map {
-                    TopicAdmin.Specification(name: $0, partitions: latencyPartitions, replicationFactor: 1)
-                }
-            let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
-            try TopicAdmin.createMissing(specifications, using: admin)
-        } else {
-            let extraTopics = [floorTopic, peerTopic, memoryTopic] + gymTopics.all + Self.groups.map { changelogPrefix + $0 }
-                + (latencyTopics.all + [LatencyFloor.inputTopic, LatencyFloor.outputTopic]).map { "\($0):\(latencyPartitions)" }
-            let embedded = try BrokerProcess(
-                partitions: partitions, extraArguments: ["--extra-topics", extraTopics.joined(separator: ","), "--brokers", "\(brokers)"],
-                executable: executable)
-            bootstrap = embedded.bootstrapServers
-            broker = embedded
         }
-        defer { broker?.stop() }
+        let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
+            + latencyTopics.specifications(partitions: latencyPartitions)
+            + ([floorTopic, peerTopic, memoryTopic] + Self.groups.map { changelogPrefix + $0 }).map {
+                TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
+            }
+            + [latencyFloorTopics.input, latencyFloorTopics.output].map {
+                TopicAdmin.Specification(name: $0, partitions: latencyPartitions, replicationFactor: 1)
+            }
+        let cluster = try BenchCluster(
+            bootstrapServers: bootstrapServers, topics: specifications, defaultPartitions: partitions, brokers: brokers,
+            executable: executable)
+        defer { cluster.stop() }
+        let bootstrap = cluster.bootstrapServers
         let kafka = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench")
         // The paced runs' producer lingers as ZoneStream's does; the preload's lingers long, so
         // the records lie in full batches whatever the traffic (a consumer's cost is largely per
@@ -120,7 +111,7 @@ public struct Benchmark: Sendable {
         // instead of 1 M records/s).
         let producer = try KafkaProducer(configuration: kafka)
         let preloadProducer = try KafkaProducer(configuration: kafka, properties: Self.preloadProducerProperties)
-        print("bench: broker \(bootstrap)\(broker == nil ? "" : " (embedded, \(brokers) brokers)"), \(records) records, \(partitions) partitions, \(workers) workers")
+        print("bench: broker \(bootstrap)\(cluster.isEmbedded ? " (embedded, \(brokers) brokers)" : ""), \(records) records, \(partitions) partitions, \(workers) workers")
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
         let sessions = max(1, records / 200)
@@ -172,7 +163,7 @@ public struct Benchmark: Sendable {
         let peerFigures = try peer.map { name in
             let figures = try PeerRun.measure(
                 peer: name, bootstrapServers: bootstrap, input: gymTopics.workoutEvents, output: peerTopic,
-                records: gym.mix.records, onMock: broker != nil)
+                records: gym.mix.records, onMock: cluster.isEmbedded)
             print(String(format: "bench: peer %@ %.0f records/s; ZoneStream / %@ = %.1f", name, figures.recordsPerSecond, name,
                 gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
             return figures

@@ -103,22 +103,12 @@ public struct LatencyBenchmark: Sendable {
         let topics = prefixes.flatMap {
             Benchmark.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
         }
-        var broker: BrokerProcess?
-        let bootstrap: String
-        if let bootstrapServers {
-            bootstrap = bootstrapServers
-            let admin = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench-admin"))
-            try TopicAdmin.createMissing(
-                topics.map { TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1) }, using: admin)
-        } else {
-            let embedded = try BrokerProcess(
-                partitions: partitions, extraArguments: ["--extra-topics", topics.joined(separator: ","), "--brokers", "\(brokers)"],
-                executable: executable)
-            bootstrap = embedded.bootstrapServers
-            broker = embedded
-        }
-        defer { broker?.stop() }
-        let benchKafka = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench")
+        let cluster = try BenchCluster(
+            bootstrapServers: bootstrapServers,
+            topics: topics.map { TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1) },
+            defaultPartitions: partitions, brokers: brokers, executable: executable)
+        defer { cluster.stop() }
+        let benchKafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")
         var kafka = benchKafka
         kafka.properties = kafkaProperties
         let producer = try KafkaProducer(configuration: benchKafka)
