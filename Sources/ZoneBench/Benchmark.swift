@@ -164,8 +164,8 @@ public struct Benchmark: Sendable {
             let figures = try PeerRun.measure(
                 peer: name, bootstrapServers: bootstrap, input: gymTopics.workoutEvents, output: peerTopic,
                 records: gym.mix.records, onMock: cluster.isEmbedded)
-            print(String(format: "bench: peer %@ %.0f records/s; ZoneStream / %@ = %.1f", name, figures.recordsPerSecond, name,
-                gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
+            print(String(format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f", name, figures.recordsPerSecond,
+                Double(figures.peakRSSBytes) / 1_048_576, name, gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
             return figures
         }
 
