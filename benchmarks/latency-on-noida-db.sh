@@ -4,6 +4,9 @@
 #   bash benchmarks/latency-on-noida-db.sh [RUNS] [bench latency options...]
 #   bash benchmarks/latency-on-noida-db.sh 3 --seconds 10 --rate 100000
 #
+# Writes every run's figures and the medians to benchmarks/results/latency-on-noida-db.json
+# (another path: LATENCY_RESULTS=FILE).
+#
 # The mock finds a fetch's position by walking every batch its partition holds, so at 100,000
 # samples/s its cost per fetch grows all through a run, and so does every client's latency
 # (benchmarks/README.md, session 18). noida-db, the second Kafka implementation the integration
@@ -14,7 +17,8 @@
 # Kafka path alone), each on a broker of its own.
 #
 # Installs noida-db into .venv when missing (scripts/bootstrap.sh --noida-db) and builds the
-# release `zonestream` when it is not there. Every noida-db it starts is stopped by PID.
+# release `zonestream` when it is not there (another build: ZONESTREAM=PATH). Every noida-db it
+# starts is stopped by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +31,9 @@ esac
 bash scripts/bootstrap.sh --noida-db
 noida="$(ls .venv/lib/python3*/site-packages/noida_db/noida-db 2>/dev/null | head -n 1)"
 [ -x "$noida" ] || { echo "latency-on-noida-db: noida-db is not installed in .venv" >&2; exit 1; }
-[ -x .build/release/zonestream ] || swift build -c release --product zonestream
+zonestream="${ZONESTREAM:-.build/release/zonestream}"
+if [ -z "${ZONESTREAM:-}" ] && [ ! -x "$zonestream" ]; then swift build -c release --product zonestream; fi
+[ -x "$zonestream" ] || { echo "latency-on-noida-db: ZONESTREAM=$zonestream is not an executable" >&2; exit 1; }
 
 broker_pid=""
 data_dir=""
@@ -67,7 +73,7 @@ measure() {
   [ "$client" = floor ] && extra=(--floor-output-bytes "$output_bytes")
   start_broker
   echo "latency-on-noida-db: $client, run $run of $runs, on a fresh noida-db (PID $broker_pid, 127.0.0.1:$port)"
-  timeout 600 .build/release/zonestream bench latency --bootstrap-servers "127.0.0.1:$port" --runs 1 \
+  timeout 600 "$zonestream" bench latency --bootstrap-servers "127.0.0.1:$port" --runs 1 \
     --clients "$client" "${extra[@]}" "$@" | tee -a "$lines"
   stop_broker
   if [ "$client" = zonestream ]; then
@@ -83,10 +89,15 @@ for run in $(seq 1 "$runs"); do
   else measure floor "$@"; measure zonestream "$@"; fi
 done
 
-python3 - "$lines" <<'PY'
-import re, statistics, sys
+noida_version="$(.venv/bin/pip show noida-db 2>/dev/null | sed -n 's/^Version: //p')"
+python3 - "$lines" "${LATENCY_RESULTS:-benchmarks/results/latency-on-noida-db.json}" "$noida_version" "$*" <<'PY'
+import json, os, re, statistics, sys, time
+lines_path, results_path, noida_version, arguments = sys.argv[1:5]
 figures = {"ZoneStream": [], "floor": []}
-for line in open(sys.argv[1]):
+settings = ""
+for line in open(lines_path):
+    if not settings and line.startswith("latency bench: broker "):
+        settings = re.sub(r"^latency bench: broker [^,]*, ", "", line.strip())
     match = re.search(r"(ZoneStream|floor): +p50 / p90 / p99 / p99.9 / max ([\d.]+) / [\d.]+ / ([\d.]+) / ([\d.]+)", line)
     if match:
         figures[match.group(1)].append(tuple(float(match.group(i)) for i in (2, 3, 4)))
@@ -96,4 +107,23 @@ for client, runs in figures.items():
         listed = ", ".join("%.1f / %.1f / %.1f" % run for run in runs)
         print("latency-on-noida-db: %s p50 / p99 / p99.9, median of %d: %.1f / %.1f / %.1f ms (runs: %s)"
               % (client, len(runs), *medians, listed))
+memory_kb = next((int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal:")), 0)
+report = {
+    "broker": "noida-db %s, a fresh one for each client's run" % noida_version,
+    "arguments": arguments,
+    "settings": settings,
+    "machine": "%d cores, %d GiB" % (os.cpu_count() or 0, round(memory_kb / 1048576)),
+    "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+}
+for client, runs in figures.items():
+    key = "zoneStream" if client == "ZoneStream" else "floor"
+    report[key + "Runs"] = [{"p50Ms": p50, "p99Ms": p99, "p999Ms": p999} for p50, p99, p999 in runs]
+    if runs:
+        report[key + "Median"] = {name: statistics.median(run[i] for run in runs)
+                                  for i, name in enumerate(["p50Ms", "p99Ms", "p999Ms"])}
+os.makedirs(os.path.dirname(results_path) or ".", exist_ok=True)
+with open(results_path, "w") as output:
+    json.dump(report, output, indent=2)
+    output.write("\n")
+print("latency-on-noida-db: wrote %s" % results_path)
 PY

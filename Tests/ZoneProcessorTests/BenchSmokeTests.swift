@@ -102,4 +102,38 @@ struct BenchSmokeTests {
         let counts = line.split(separator: " over ").last?.split(separator: " ").prefix(3) ?? []
         #expect(counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
     }
+
+    /// `benchmarks/latency-on-noida-db.sh`: each client on a fresh noida-db of its own, the
+    /// medians printed and written, and every noida-db it started stopped.
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func latencyOnNoidaDBScriptMeasuresBothClients(_ kind: BrokerKind) throws {
+        let results = FileManager.default.temporaryDirectory.appendingPathComponent("zs-latency-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: results) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["240", "bash", SchemaValidator.root.appendingPathComponent("benchmarks/latency-on-noida-db.sh").path,
+                             "1", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4"]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["ZONESTREAM": BrokerProcess.executable.path, "LATENCY_RESULTS": results.path]) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed.suffix(1500))")
+        let pids = printed.split(separator: "\n").compactMap { line -> Int32? in
+            guard let range = line.range(of: "(PID ") else { return nil }
+            return Int32(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(pids.count == 2, "\(printed.suffix(1500))")
+        for pid in pids { #expect(kill(pid, 0) != 0, "noida-db \(pid) is still running") }
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any], "\(printed.suffix(1500))")
+        for client in ["zoneStream", "floor"] {
+            let median = try #require(report[client + "Median"] as? [String: Double], "\(report)")
+            #expect((median["p50Ms"] ?? 0) > 0 && (median["p99Ms"] ?? 0) >= (median["p50Ms"] ?? 0), "\(report)")
+            #expect((report[client + "Runs"] as? [Any])?.count == 1)
+        }
+    }
 }
