@@ -138,4 +138,14 @@ import ZoneEngine
         #expect(mean.recordsPerSecond == 2 && mean.cpuSecondsPerMillionRecords == 3 && mean.coresBusy == 1.5)
         #expect(mean.pageFaultsPerMillionRecords == 20)
     }
+
+    /// Both clients alternate which goes first (ZoneStream in the first run, so the floor knows
+    /// its output size); one client alone is measured once per run.
+    @Test func latencyClientsTakeTurns() {
+        #expect(LatencyClients.both.turns(run: 0) == [false, true])
+        #expect(LatencyClients.both.turns(run: 1) == [true, false])
+        #expect(LatencyClients.both.turns(run: 2) == [false, true])
+        #expect(LatencyClients.zonestream.turns(run: 1) == [false])
+        #expect(LatencyClients.floor.turns(run: 0) == [true])
+    }
 }
