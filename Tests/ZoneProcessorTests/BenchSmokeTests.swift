@@ -109,19 +109,12 @@ struct BenchSmokeTests {
     func latencyOnNoidaDBScriptMeasuresBothClients(_ kind: BrokerKind) throws {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent("zs-latency-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: results) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["240", "bash", SchemaValidator.root.appendingPathComponent("benchmarks/latency-on-noida-db.sh").path,
-                             "1", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4"]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["ZONESTREAM": BrokerProcess.executable.path, "LATENCY_RESULTS": results.path]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(printed.suffix(1500))")
+        let (status, printed) = try ChildProcess.run(
+            "/usr/bin/timeout",
+            ["240", "bash", SchemaValidator.root.appendingPathComponent("benchmarks/latency-on-noida-db.sh").path,
+             "1", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4"],
+            environment: ["ZONESTREAM": BrokerProcess.executable.path, "LATENCY_RESULTS": results.path])
+        #expect(status == 0, "\(printed.suffix(1500))")
         let pids = printed.split(separator: "\n").compactMap { line -> Int32? in
             guard let range = line.range(of: "(PID ") else { return nil }
             return Int32(line[range.upperBound...].prefix { $0.isNumber })

@@ -64,7 +64,7 @@ struct ObservabilityFilesTests {
     }
 
     @Test func promtoolAcceptsTheAlertRules() throws {
-        let (status, output) = try Self.run("/usr/bin/promtool", ["check", "rules", Self.root.appendingPathComponent("docs/prometheus/alerts.yml").path])
+        let (status, output) = try ChildProcess.run("/usr/bin/promtool", ["check", "rules", Self.root.appendingPathComponent("docs/prometheus/alerts.yml").path])
         #expect(status == 0 && output.contains("SUCCESS"), "\(output)")
     }
 
@@ -77,7 +77,7 @@ struct ObservabilityFilesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("zonestream.service")
         try unit.write(to: file, atomically: true, encoding: .utf8)
-        let (status, output) = try Self.run("/usr/bin/systemd-analyze", ["verify", file.path])
+        let (status, output) = try ChildProcess.run("/usr/bin/systemd-analyze", ["verify", file.path])
         #expect(status == 0 && output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(output)")
     }
 
@@ -104,18 +104,5 @@ struct ObservabilityFilesTests {
         let keys = DeploymentFilesTests.dottedKeys(settings)
         let unknown = keys.subtracting(try DeploymentFilesTests.settingKeys())
         #expect(unknown.isEmpty, "\(unknown)")
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }
