@@ -21,6 +21,10 @@ struct QuantityTrack: Sendable {
     private var normalized: NormalizedDurations?
     /// Time covered by samples, zones or not; the rest of the active span is untracked.
     var coveredMs: Int64 = 0
+    /// Value times covered milliseconds, summed: the work done, for power's kilojoules.
+    var valueMs: Double = 0
+    /// Heart-rate effort (bands, calories); nil without a known maximum, and for power.
+    var heartRateEffort: HeartRateEffort?
 
     var acceptedSamples = 0
     var lastTimestamp: Int64 = 0

@@ -106,7 +106,7 @@ public struct SessionStore: Sendable {
         case .sessionStart(let request):
             session = WorkoutSession(
                 id: event.session, startTimestamp: event.timestamp, person: request.person,
-                activity: request.activity, appZones: request.zones,
+                activity: request.activity, sessionClass: request.sessionClass, appZones: request.zones,
                 profile: request.person.flatMap(profiles), wallMs: wallMs)
             rejection = request.zonesDefect.map { Rejection(.invalidZones, $0) }
         case .sample(_, _, let person), .sampleSeries(_, _, _, let person):

@@ -32,6 +32,8 @@ public struct SessionStartRequest: Sendable, Equatable {
     public var person: String?
     /// `nil` when absent; the session's activity is then `other`.
     public var activity: String?
+    /// The class or studio slot (`class`), 1 to 64 bytes.
+    public var sessionClass: String?
     /// Valid app zones per quantity.
     public var zones: PerQuantity<ZoneConfiguration?>
     /// Quantities with a non-null entry in `zones`, valid or not.
@@ -41,12 +43,13 @@ public struct SessionStartRequest: Sendable, Equatable {
     public var zonesDefect: String?
 
     public init(
-        person: String? = nil, activity: String? = nil,
+        person: String? = nil, activity: String? = nil, sessionClass: String? = nil,
         zones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
         zonesGiven: PerQuantity<Bool>? = nil, zonesDefect: String? = nil
     ) {
         self.person = person
         self.activity = activity
+        self.sessionClass = sessionClass
         self.zones = zones
         self.zonesGiven =
             zonesGiven ?? PerQuantity(heartRate: zones.heartRate != nil, cyclingPower: zones.cyclingPower != nil)

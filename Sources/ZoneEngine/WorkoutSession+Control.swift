@@ -49,7 +49,7 @@ extension WorkoutSession {
     }
 
     /// Applies a `session_start` to this live session: its zones apply to quantities with no
-    /// accepted sample yet; person and activity fill only what is unset; start time stays.
+    /// accepted sample yet; person, class and activity fill only what is unset; start time stays.
     ///
     /// - Parameter profile: the profile of the person this event sets, when it sets one;
     ///   quantities without samples and without app zones are then resolved from it.
@@ -64,6 +64,7 @@ extension WorkoutSession {
         if activity == Self.defaultActivity, let newActivity = request.activity {
             activity = newActivity
         }
+        if sessionClass == nil { sessionClass = request.sessionClass }
         for quantity in Quantity.allCases {
             if tracks[quantity].hasSamples {
                 if request.zonesGiven[quantity] { refused.append(quantity) }

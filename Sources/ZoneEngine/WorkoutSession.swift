@@ -8,6 +8,8 @@ public struct WorkoutSession: Sendable {
     public internal(set) var person: String?
     /// The session's activity; `other` counts as unset.
     public internal(set) var activity: String
+    /// The class or studio slot the workout belongs to, from `session_start`.
+    public internal(set) var sessionClass: String?
     public let startTimestamp: Int64
     /// The latest time the session has applied: start, control events, accepted samples.
     public var latestTimestamp: Int64 {
@@ -31,19 +33,22 @@ public struct WorkoutSession: Sendable {
 
     /// Starts a session at `timestamp`, resolving zones per quantity from `appZones` and `profile`.
     public init(
-        id: String, startTimestamp: Int64, person: String?, activity: String?,
+        id: String, startTimestamp: Int64, person: String?, activity: String?, sessionClass: String? = nil,
         appZones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
         profile: PersonProfile?, wallMs: Int64 = 0
     ) {
         self.id = id
         self.person = person
         self.activity = activity ?? Self.defaultActivity
+        self.sessionClass = sessionClass
         self.startTimestamp = startTimestamp
         self.counters = SessionCounters(latestTimestamp: startTimestamp)
         self.lastAppliedWallMs = wallMs
+        var heartRate = QuantityTrack(
+            .heartRate, configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile))
+        heartRate.heartRateEffort = HeartRateEffortParameters.make(from: profile).map(HeartRateEffort.init)
         self.tracks = SessionTracks(
-            heartRate: QuantityTrack(
-                .heartRate, configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile)),
+            heartRate: heartRate,
             cyclingPower: QuantityTrack(
                 .cyclingPower, configuration: ZoneResolver.resolve(
                     .cyclingPower, appZones: appZones.cyclingPower, profile: profile)))

@@ -30,6 +30,8 @@ public struct WorkoutSummary: Sendable, Equatable {
 
     public let session: String
     public let person: String?
+    /// The class or studio slot, nil when the session has none.
+    public let sessionClass: String?
     public let activity: String
     public let startTimestamp: Int64
     public let endTimestamp: Int64
@@ -45,6 +47,8 @@ public struct WorkoutSummary: Sendable, Equatable {
     public let pausedSamples: Int
     /// Untracked milliseconds per quantity with samples, in quantity order.
     public let untrackedMs: [(quantity: Quantity, milliseconds: Int64)]
+    /// Points, calories and work (`effort`; empty when nothing qualifies).
+    public let effort: WorkoutEffort
     /// Nil when no normalization model is configured for any quantity; otherwise the
     /// quantities of `zoneGroups` that have one (empty when none of them has one), so the
     /// event carries `normalized_zone_groups` on every workout whenever normalization is on.
@@ -54,7 +58,8 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var durationMs: Int64 { endTimestamp - startTimestamp }
 
     public static func == (lhs: WorkoutSummary, rhs: WorkoutSummary) -> Bool {
-        lhs.session == rhs.session && lhs.person == rhs.person && lhs.activity == rhs.activity
+        lhs.session == rhs.session && lhs.person == rhs.person && lhs.sessionClass == rhs.sessionClass
+            && lhs.activity == rhs.activity && lhs.effort == rhs.effort
             && lhs.startTimestamp == rhs.startTimestamp && lhs.endTimestamp == rhs.endTimestamp
             && lhs.endReason == rhs.endReason && lhs.pausedMs == rhs.pausedMs && lhs.zoneGroups == rhs.zoneGroups
             && lhs.activities == rhs.activities && lhs.statistics == rhs.statistics
@@ -80,7 +85,8 @@ extension WorkoutSession {
         let zoned = zonedQuantities
         let activeMs = endTimestamp - startTimestamp - pausedMs
         return WorkoutSummary(
-            session: id, person: person, activity: activity, startTimestamp: startTimestamp,
+            session: id, person: person, sessionClass: sessionClass, activity: activity,
+            startTimestamp: startTimestamp,
             endTimestamp: endTimestamp, endReason: reason, pausedMs: pausedMs,
             zoneGroups: zoned.map { zoneGroup($0, durations: tracks[$0].durations) },
             activities: activities.map { record in
@@ -97,12 +103,24 @@ extension WorkoutSession {
             lateSamples: counters.lateSamples, duplicateSamples: counters.duplicateSamples,
             pausedSamples: counters.pausedSamples,
             untrackedMs: quantitiesWithSamples.map { ($0, activeMs - tracks[$0].coveredMs) },
+            effort: effort,
             normalizedZoneGroups: settings.normalizesAnyQuantity
                 ? zoned.compactMap { quantity in
                     settings.normalization[quantity].map {
                         WorkoutSummary.ZoneGroup(configuration: $0, durations: tracks[quantity].normalizedDurations)
                     }
                 } : nil)
+    }
+
+    /// The effort so far, counting only credited intervals (a live view credits the open one
+    /// on a copy first).
+    public var effort: WorkoutEffort {
+        let heartRate = tracks.heartRate
+        let power = tracks.cyclingPower
+        return WorkoutEffort(
+            heartRate: heartRate.hasSamples ? heartRate.heartRateEffort?.summary : nil,
+            kilojoulesTenths: power.hasSamples && !power.valueMs.isNaN
+                ? WorkoutEffort.kilojoulesTenths(wattMilliseconds: power.valueMs) : nil)
     }
 
     private func zoneGroup(_ quantity: Quantity, durations: ZoneDurations) -> WorkoutSummary.ZoneGroup {

@@ -66,6 +66,15 @@ import Foundation
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"extra":{"deep":[1,2]}}"#, "s", nil),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"unit":null,"person":null}"#, "s", nil),
         (#"{"type":"session_start","session":"s","ts":1,"zones":[1]}"#, "s", nil),
+        (#"{"type":"session_start","session":"s","ts":1,"class":"studio-3/spin-0700"}"#, "s", nil),
+        (#"{"type":"session_start","session":"s","ts":1,"class":null}"#, "s", nil),
+        (#"{"type":"session_start","session":"s","ts":1,"class":7}"#, "s", .badType),
+        (#"{"type":"session_start","session":"s","ts":1,"class":""}"#, "s", .outOfRange),
+        ("{\"type\":\"session_start\",\"session\":\"s\",\"ts\":1,\"class\":\"\(String(repeating: "é", count: 32))\"}", "s", nil),
+        ("{\"type\":\"session_start\",\"session\":\"s\",\"ts\":1,\"class\":\"\(String(repeating: "x", count: 65))\"}", "s", .outOfRange),
+        // On other types `class` is an unknown field, ignored.
+        (#"{"type":"pause","session":"s","ts":1,"class":""}"#, "s", nil),
+        (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"class":5}"#, "s", nil),
     ]
 
     @Test func reasonsAndTheirOrder() {
@@ -158,5 +167,40 @@ import Foundation
         #expect(profile.preferredZones.cyclingPower?.boundaries.values == [100, 200])
         #expect(profile.preferredZones.cyclingPower?.source == .user)
         #expect(decoder.decode(value: nil, key: "p") == .success(.delete(person: "p")))
+    }
+
+    @Test func profileNameWeightAndSexAreReadAndInvalidOnesIgnored() throws {
+        func decoded(_ text: String) -> PersonProfile? {
+            var decoder = ProfileDecoder()
+            let outcome = Array(text.utf8).withUnsafeBytes { decoder.decode(value: $0, key: "p") }
+            guard case .success(.upsert(let profile)) = outcome else { return nil }
+            return profile
+        }
+        let valid = try #require(decoded(#"{"person":"p","name":"Lena K.","weight_kg":62,"sex":"female"}"#))
+        #expect(valid.name == "Lena K.")
+        #expect(valid.weightKg == 62)
+        #expect(valid.sex == .female)
+        let edges = try #require(decoded(#"{"person":"p","weight_kg":20,"sex":"male"}"#))
+        #expect(edges.weightKg == 20)
+        #expect(edges.sex == .male)
+        let longName = String(repeating: "n", count: 65)
+        let invalid = try #require(decoded("{\"name\":\"\(longName)\",\"weight_kg\":400.5,\"sex\":\"Female\"}"))
+        #expect(invalid.name == nil)
+        #expect(invalid.weightKg == nil)
+        #expect(invalid.sex == nil)
+        let wrongTypes = try #require(decoded(#"{"name":"","weight_kg":"60","sex":1}"#))
+        #expect(wrongTypes.name == nil && wrongTypes.weightKg == nil && wrongTypes.sex == nil)
+        #expect(decoded(#"{"weight_kg":19.9}"#)?.weightKg == nil)
+    }
+
+    @Test func sessionStartCarriesItsClass() throws {
+        var decoder = WorkoutEventDecoder()
+        let text = #"{"type":"session_start","session":"s","ts":1,"class":"studio-3/spin-0700"}"#
+        let outcome = decoder.decode(value: Array(text.utf8), key: nil)
+        guard case .success(let event) = outcome, case .sessionStart(let request) = event.body else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(request.sessionClass == "studio-3/spin-0700")
     }
 }

@@ -4,12 +4,12 @@ import ZoneCodecs
 import ZoneEngine
 import ZoneTestSupport
 
-/// docs/versioning.md's rule for the changelog: every later version restores a v1 snapshot.
-/// Tests/Fixtures/snapshots/v1-session.bin is a session snapshot written by version 0.6.0 (v1
-/// format: heart rate and power, an activity, a pause, held statistics); it is restored here,
-/// finished, and its finished workout must equal the one stored beside it, field for field.
-/// The fixture is never rewritten to make this pass: a format change that cannot read it
-/// needs a converter (docs/versioning.md).
+/// docs/versioning.md's rule for the changelog: every later version restores every earlier
+/// snapshot format. Tests/Fixtures/snapshots/v<N>-session.bin is a session snapshot written in
+/// format N (v1 by version 0.6.0, v2 by 0.8.0: heart rate and power, an activity, a pause,
+/// held statistics); each is restored here, finished, and its finished workout must equal the
+/// one stored beside it, field for field. The fixtures are never rewritten to make this pass:
+/// a format change that cannot read them needs a converter (docs/versioning.md).
 @Suite struct SnapshotCompatibilityTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/snapshots")
@@ -17,7 +17,8 @@ import ZoneTestSupport
     /// The session the fixture holds, played up to the snapshot.
     static func recordedSession() -> EngineHarness {
         var h = EngineHarness()
-        h.profiles["ana"] = PersonProfile(person: "ana", age: 40, functionalThresholdPower: 240)
+        h.profiles["ana"] = PersonProfile(
+            person: "ana", age: 40, functionalThresholdPower: 240, weightKg: 61.5, sex: .female)
         h.start(person: "ana", activity: "cycling")
         h.send(.activityStart("intervals"), at: 0)
         for second in stride(from: 0.0, to: 60, by: 5) {
@@ -30,18 +31,36 @@ import ZoneTestSupport
         return h
     }
 
-    @Test func aVersion1SnapshotIsRestoredAndFinishesAsRecorded() throws {
-        let snapshot = try Data(contentsOf: Self.directory.appendingPathComponent("v1-session.bin"))
-        #expect(snapshot.first == 1, "the fixture is a v1 snapshot")
+    /// A v1 session was recorded before contract 1.2: its finished workout now also carries
+    /// `class` (null: v1 had none) and `effort` (`{}`: nothing was counted before the upgrade, so
+    /// no partial figure is reported).
+    @Test func aVersion1SnapshotIsRestoredAndFinishesAsRecordedWithTheNewFieldsEmpty() throws {
+        let finished = try Self.restoreAndFinish(version: 1)
+        var expected = try #require(try Self.recordedFinish(version: 1) as? [String: Any])
+        expected["class"] = NSNull()
+        expected["effort"] = [String: Any]()
+        #expect(ExpectationComparison.jsonEqual([finished], [expected]), "\(finished)")
+    }
+
+    @Test func aVersion2SnapshotIsRestoredAndFinishesAsRecorded() throws {
+        let finished = try Self.restoreAndFinish(version: 2)
+        #expect(ExpectationComparison.jsonEqual([finished], [try Self.recordedFinish(version: 2)]), "\(finished)")
+    }
+
+    static func recordedFinish(version: Int) throws -> Any {
+        try JSONSerialization.jsonObject(
+            with: Data(contentsOf: directory.appendingPathComponent("v\(version)-session.finished.json")))
+    }
+
+    static func restoreAndFinish(version: Int) throws -> Any {
+        let snapshot = try Data(contentsOf: directory.appendingPathComponent("v\(version)-session.bin"))
+        #expect(snapshot.first == UInt8(version), "the fixture is a v\(version) snapshot")
         let restored = try [UInt8](snapshot).withUnsafeBytes { try WorkoutSession(snapshot: $0) }
         var h = EngineHarness()
         h.store.restore(restored)
         let ended = h.end(at: 80)
         let summary = try #require(ended)
-        let finished = try JSONSerialization.jsonObject(with: Data(OutputEncoder.workoutFinished(summary)))
-        let expected = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: Self.directory.appendingPathComponent("v1-session.finished.json")))
-        #expect(ExpectationComparison.jsonEqual([finished], [expected]), "\(finished)")
+        return try JSONSerialization.jsonObject(with: Data(OutputEncoder.workoutFinished(summary)))
     }
 
     /// Writes the fixture; run once, by hand, when a new format version is introduced (with

@@ -38,7 +38,9 @@ public enum FoundationEventReader {
             return WorkoutEvent(
                 session: session, timestamp: ts,
                 body: .sessionStart(
-                    SessionStartRequest(person: person, activity: object["activity"] as? String, zones: zones)))
+                    SessionStartRequest(
+                        person: person, activity: object["activity"] as? String,
+                        sessionClass: object["class"] as? String, zones: zones)))
         case "session_end": return WorkoutEvent(session: session, timestamp: ts, body: .sessionEnd)
         case "pause": return WorkoutEvent(session: session, timestamp: ts, body: .pause)
         case "resume": return WorkoutEvent(session: session, timestamp: ts, body: .resume)
@@ -60,9 +62,11 @@ public enum FoundationEventReader {
                 quantity: quantity, source: .user, boundaries: boundaries, unit: entry["unit"] as? String)
         }
         return PersonProfile(
-            person: person, age: (object["age"] as? NSNumber)?.doubleValue,
+            person: person, name: object["name"] as? String, age: (object["age"] as? NSNumber)?.doubleValue,
             restingHeartRate: (object["resting_hr"] as? NSNumber)?.doubleValue,
             maximumHeartRate: (object["max_hr"] as? NSNumber)?.doubleValue,
-            functionalThresholdPower: (object["ftp"] as? NSNumber)?.doubleValue, preferredZones: preferred)
+            functionalThresholdPower: (object["ftp"] as? NSNumber)?.doubleValue,
+            weightKg: (object["weight_kg"] as? NSNumber)?.doubleValue,
+            sex: (object["sex"] as? String).flatMap(PersonProfile.Sex.init(rawValue:)), preferredZones: preferred)
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 
 /// The fields of a `workout-events` object the contract names.
 enum EventField: Int, CaseIterable {
-    case type, session, ts, quantity, value, unit, person, intervalMs, values, activity, zones
+    case type, session, ts, quantity, value, unit, person, intervalMs, values, activity, zones, sessionClass
 
     var name: String {
         switch self {
@@ -19,6 +19,7 @@ enum EventField: Int, CaseIterable {
         case .values: "values"
         case .activity: "activity"
         case .zones: "zones"
+        case .sessionClass: "class"
         }
     }
 
@@ -34,6 +35,7 @@ enum EventField: Int, CaseIterable {
         case 4 where matches("unit"): self = .unit
         case 5 where matches("value"): self = .value
         case 5 where matches("zones"): self = .zones
+        case 5 where matches("class"): self = .sessionClass
         case 6 where matches("person"): self = .person
         case 6 where matches("values"): self = .values
         case 7 where matches("session"): self = .session
@@ -48,7 +50,7 @@ enum EventField: Int, CaseIterable {
 /// An event object's named fields, found in one pass over its keys (duplicate keys: the
 /// last wins, as in jansson), so each later lookup is an array read instead of a key scan.
 struct EventFields<Value: JSONValueView> {
-    private var slots = InlineArray<11, Value?>(repeating: nil)
+    private var slots = InlineArray<12, Value?>(repeating: nil)
 
     init(_ root: Value) {
         root.forEachMember { key, value in

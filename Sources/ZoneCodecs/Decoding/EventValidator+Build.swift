@@ -43,7 +43,8 @@ extension EventValidator {
         case .sessionStart:
             body = .sessionStart(
                 ZonesReader.request(
-                    zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue))
+                    zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue,
+                    sessionClass: fields.present(.sessionClass)?.stringValue))
         case .sessionEnd: body = .sessionEnd
         case .pause: body = .pause
         case .resume: body = .resume
@@ -54,8 +55,9 @@ extension EventValidator {
         return .success(WorkoutEvent(session: sessionID, timestamp: timestamp, body: body))
     }
 
-    /// `person` over 128 UTF-8 bytes or `activity` over 64, on the types that have them (on
-    /// other types they are unknown fields and ignored); nil when both are within limits.
+    /// `person` over 128 UTF-8 bytes, `activity` over 64, or a `class` that is empty or over
+    /// 64, on the types that have them (on other types they are unknown fields and ignored);
+    /// nil when all are within limits.
     static func overlongName<Value: JSONValueView>(_ fields: EventFields<Value>, type: EventType) -> String? {
         let hasPerson = type == .sample || type == .sampleSeries || type == .sessionStart
         let hasActivity = type == .sessionStart || type == .activityStart
@@ -64,6 +66,12 @@ extension EventValidator {
         }
         if hasActivity, let activity = fields.present(.activity), activity.stringByteCount > maximumActivityBytes {
             return "'activity' must be at most \(maximumActivityBytes) bytes, got \(activity.stringByteCount)"
+        }
+        if type == .sessionStart, let sessionClass = fields.present(.sessionClass) {
+            let bytes = sessionClass.stringByteCount
+            if bytes < 1 || bytes > maximumClassBytes {
+                return "'class' must be 1 to \(maximumClassBytes) bytes, got \(bytes)"
+            }
         }
         return nil
     }

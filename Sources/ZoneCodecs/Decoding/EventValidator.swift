@@ -8,9 +8,10 @@ enum EventValidator {
     /// The largest allowed `ts`: 2^53.
     static let maximumTimestamp: Int64 = 1 << 53
     static let maximumSessionBytes = 128
-    /// Limits on `person` and `activity` (CONTRACT.md 1.1, section 3): they bound every output.
+    /// Limits on `person`, `activity` and `class` (CONTRACT.md section 3): they bound every output.
     static let maximumPersonBytes = 128
     static let maximumActivityBytes = 64
+    static let maximumClassBytes = 64
     static let maximumSeriesValues = 1000
 
     enum EventType {
@@ -139,7 +140,7 @@ enum EventValidator {
                 if !allNumbers { return "'values' must hold only numbers" }
             }
         case .sessionStart:
-            return optionalString(.person) ?? optionalString(.activity)
+            return optionalString(.person) ?? optionalString(.activity) ?? optionalString(.sessionClass)
         case .activityStart:
             return optionalString(.activity)
         case .sessionEnd, .pause, .resume, .activityEnd, .unknown:

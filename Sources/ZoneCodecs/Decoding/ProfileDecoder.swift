@@ -42,11 +42,29 @@ public struct ProfileDecoder {
             return value
         }
         let preferred = ZonesReader.read(root.member("preferred"), source: .user)
+        let weight = positive("weight_kg").flatMap { (20...400).contains($0) ? $0 : nil }
+        let sex = root.presentMember("sex").flatMap { field -> PersonProfile.Sex? in
+            if field.stringEquals("female") { return .female }
+            if field.stringEquals("male") { return .male }
+            return nil
+        }
         return .success(
             .upsert(
                 PersonProfile(
-                    person: person, age: positive("age"), restingHeartRate: positive("resting_hr"),
-                    maximumHeartRate: positive("max_hr"), functionalThresholdPower: positive("ftp"),
+                    person: person, name: displayName(root.presentMember("name")), age: positive("age"),
+                    restingHeartRate: positive("resting_hr"), maximumHeartRate: positive("max_hr"),
+                    functionalThresholdPower: positive("ftp"), weightKg: weight, sex: sex,
                     preferredZones: preferred.zones)))
+    }
+
+    /// The longest display name a profile may carry, in UTF-8 bytes.
+    static let maximumNameBytes = 64
+
+    /// `name` when it is a string of 1 to 64 UTF-8 bytes; nil otherwise (ignored).
+    static func displayName<Value: JSONValueView>(_ field: Value?) -> String? {
+        guard let field, field.kind == .string else { return nil }
+        let bytes = field.stringByteCount
+        guard bytes >= 1, bytes <= maximumNameBytes else { return nil }
+        return field.stringValue
     }
 }

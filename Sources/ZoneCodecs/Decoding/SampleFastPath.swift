@@ -65,7 +65,7 @@ enum SampleFastPath {
                 guard let (end, value) = number(text, from: position) else { return nil }
                 fields.value = value
                 position = end
-            case .intervalMs, .values, .activity, .zones:
+            case .intervalMs, .values, .activity, .zones, .sessionClass:
                 return nil
             }
             // A number must be followed by a separator: `1e5`, `1.`, `01` end here.

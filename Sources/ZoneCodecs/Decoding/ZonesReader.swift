@@ -61,12 +61,12 @@ enum ZonesReader {
         }
     }
 
-    static func request<Value: JSONValueView>(zones field: Value?, person: String?, activity: String?)
-        -> SessionStartRequest
-    {
+    static func request<Value: JSONValueView>(
+        zones field: Value?, person: String?, activity: String?, sessionClass: String?
+    ) -> SessionStartRequest {
         let zones = read(field, source: .app)
         return SessionStartRequest(
-            person: person, activity: activity, zones: zones.zones, zonesGiven: zones.given,
+            person: person, activity: activity, sessionClass: sessionClass, zones: zones.zones, zonesGiven: zones.given,
             zonesDefect: zones.defect)
     }
 }

@@ -137,6 +137,30 @@ struct JSONTextWriter {
         count = end
     }
 
+    /// A count of tenths as a number with one decimal (`105` -> `10.5`, `600` -> `60.0`).
+    mutating func appendTenths(_ tenths: Int64) {
+        if tenths < 0 { append(byte: UInt8(ascii: "-")) }
+        appendDigits(tenths.magnitude / 10)
+        append(byte: UInt8(ascii: "."))
+        appendDigits(tenths.magnitude % 10)
+    }
+
+    /// A count of hundredths with as few decimals as say it, but at least one
+    /// (`400` -> `4.0`, `92` -> `0.92`, `90` -> `0.9`).
+    mutating func appendHundredths(_ hundredths: Int64) {
+        if hundredths < 0 { append(byte: UInt8(ascii: "-")) }
+        let magnitude = hundredths.magnitude
+        appendDigits(magnitude / 100)
+        append(byte: UInt8(ascii: "."))
+        let fraction = magnitude % 100
+        if fraction % 10 == 0 {
+            appendDigits(fraction / 10)
+        } else {
+            if fraction < 10 { append(byte: UInt8(ascii: "0")) }
+            appendDigits(fraction)
+        }
+    }
+
     /// A whole number below 2^53 as an integer, anything else as ``appendReal(_:)``.
     mutating func appendNumber(_ value: Double) {
         if abs(value) < 9_007_199_254_740_992, Double(Int64(value)) == value {

@@ -11,72 +11,20 @@ public enum OutputEncoder {
         "\(session)/\(change.quantity.name)/\(change.timestamp)"
     }
 
-    /// A `zone_change` event for `change` of `session` (configuration and person read from it).
+    /// A `zone_change` event for `change` of `session` (configuration and person read from
+    /// it), written by ``ZoneChangeWriter``, the one writer of that format.
     public static func zoneChange(
         _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
     ) -> [UInt8] {
-        Build.dump(
-            Build.object([
-                "schema": Build.integer(1),
-                "type": Build.string("zone_change"),
-                "event_id": Build.string(eventID(session: session, change: change)),
-                "session": Build.string(session),
-                "person": Build.optionalString(person),
-                "quantity": Build.string(change.quantity.name),
-                "ts": Build.integer(change.timestamp),
-                "previous_zone": change.previousZone.map { zone($0, configuration) },
-                "current_zone": zone(change.currentZone, configuration),
-                "configuration": self.configuration(configuration),
-                "zone_durations": durations(change.durations, configuration),
-            ]))
+        var writer = ZoneChangeWriter()
+        return writer.write(change, session: session, person: person, configuration: configuration)
     }
 
-    /// A `workout_finished` event.
+    /// A `workout_finished` event, written by ``WorkoutFinishedWriter``, the one writer of
+    /// that format.
     public static func workoutFinished(_ summary: WorkoutSummary) -> [UInt8] {
-        var untracked: [(String, JanssonBuilder.Value)] = []
-        for entry in summary.untrackedMs { untracked.append((entry.quantity.name, Build.integer(entry.milliseconds))) }
-        let root = Build.object([
-            "schema": Build.integer(1),
-            "type": Build.string("workout_finished"),
-            "session": Build.string(summary.session),
-            "person": Build.optionalString(summary.person),
-            "activity": Build.string(summary.activity),
-            "start_ts": Build.integer(summary.startTimestamp),
-            "end_ts": Build.integer(summary.endTimestamp),
-            "end_reason": Build.string(summary.endReason.rawValue),
-            "duration_ms": Build.integer(summary.durationMs),
-            "paused_ms": Build.integer(summary.pausedMs),
-            "zone_groups": zoneGroups(summary.zoneGroups),
-            "activities": Build.array(
-                summary.activities.map { activity in
-                    Build.object([
-                        "activity": Build.string(activity.name),
-                        "start_ts": Build.integer(activity.startTimestamp),
-                        "end_ts": Build.integer(activity.endTimestamp),
-                        "zone_groups": zoneGroups(activity.zoneGroups),
-                    ])
-                }),
-            "statistics": keyed(
-                summary.statistics.map { entry in
-                    (
-                        entry.quantity.name,
-                        Build.object([
-                            "min": Build.number(entry.minimum), "max": Build.number(entry.maximum),
-                            "avg": Build.real(entry.average), "samples": Build.integer(entry.samples),
-                        ])
-                    )
-                }),
-            "quality": Build.object([
-                "late_samples": Build.integer(summary.lateSamples),
-                "duplicate_samples": Build.integer(summary.duplicateSamples),
-                "paused_samples": Build.integer(summary.pausedSamples),
-                "untracked_ms": keyed(untracked),
-            ]),
-        ])
-        if let normalized = summary.normalizedZoneGroups {
-            json_object_set_new(root, "normalized_zone_groups", zoneGroups(normalized))
-        }
-        return Build.dump(root)
+        var writer = WorkoutFinishedWriter()
+        return writer.write(summary)
     }
 
     /// The most of an input's key and of its value a dead-letter record carries, each
@@ -152,19 +100,6 @@ public enum OutputEncoder {
                     "max": configuration.upperBound(ofZone: index).map(Build.number),
                     "duration_ms": Build.integer(durations[index]),
                 ])
-            })
-    }
-
-    static func zoneGroups(_ groups: [WorkoutSummary.ZoneGroup]) -> JanssonBuilder.Value {
-        keyed(
-            groups.map { group in
-                (
-                    group.configuration.quantity.name,
-                    Build.object([
-                        "configuration": configuration(group.configuration),
-                        "zone_durations": durations(group.durations, group.configuration),
-                    ])
-                )
             })
     }
 

@@ -1,6 +1,8 @@
 extension WorkoutSession {
-    /// The snapshot format's version byte; a reader refuses any other.
-    static let snapshotVersion: UInt8 = 1
+    /// The snapshot format's version byte. Version 2 adds the class and effort; a reader takes
+    /// version 1 too (no class, no effort: what a session had before they were counted) and
+    /// refuses any other.
+    static let snapshotVersion: UInt8 = 2
 
     /// The whole state of the session as bytes, for the changelog topic: restoring it
     /// elsewhere and applying the same later events gives the same outputs, counters included.
@@ -10,13 +12,17 @@ extension WorkoutSession {
         writer.write(id)
         writer.write(person)
         writer.write(activity)
+        writer.write(sessionClass)
         writer.write(startTimestamp)
         writer.write(lastAppliedWallMs)
         writer.write(counters.latestTimestamp)
         writer.write(counters.lateSamples)
         writer.write(counters.duplicateSamples)
         writer.write(counters.pausedSamples)
-        for quantity in Quantity.allCases { tracks[quantity].write(to: &writer) }
+        for quantity in Quantity.allCases {
+            tracks[quantity].write(to: &writer)
+            tracks[quantity].writeEffort(to: &writer)
+        }
         writer.write(pausedMs)
         writer.write(pauses.count)
         for pause in pauses {
@@ -44,19 +50,24 @@ extension WorkoutSession {
     public init(snapshot bytes: UnsafeRawBufferPointer) throws(SnapshotError) {
         var reader = SnapshotReader(bytes)
         let version = try reader.readByte()
-        guard version == Self.snapshotVersion else { throw SnapshotError("snapshot version \(version) is not \(Self.snapshotVersion)") }
+        guard version == 1 || version == Self.snapshotVersion else {
+            throw SnapshotError("snapshot version \(version) is not 1 or \(Self.snapshotVersion)")
+        }
         id = try reader.readString()
         person = try reader.readOptionalString()
         activity = try reader.readString()
+        sessionClass = version >= 2 ? try reader.readOptionalString() : nil
         startTimestamp = try reader.readInt64()
         lastAppliedWallMs = try reader.readInt64()
         counters = SessionCounters(latestTimestamp: try reader.readInt64())
         counters.lateSamples = try reader.readInt()
         counters.duplicateSamples = try reader.readInt()
         counters.pausedSamples = try reader.readInt()
-        tracks = SessionTracks(
-            heartRate: try QuantityTrack(.heartRate, reading: &reader),
-            cyclingPower: try QuantityTrack(.cyclingPower, reading: &reader))
+        var heartRate = try QuantityTrack(.heartRate, reading: &reader)
+        if version >= 2 { try heartRate.readEffort(from: &reader) } else { heartRate.markEffortUnknown() }
+        var power = try QuantityTrack(.cyclingPower, reading: &reader)
+        if version >= 2 { try power.readEffort(from: &reader) } else { power.markEffortUnknown() }
+        tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
         pausedMs = try reader.readInt64()
         let pauseCount = try reader.readCount(limit: bytes.count / 16)
         for _ in 0..<pauseCount {

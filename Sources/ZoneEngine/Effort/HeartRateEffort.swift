@@ -1,0 +1,36 @@
+/// A session's heart-rate effort so far: milliseconds per intensity band and the calorie
+/// formula's sums, credited once per covered interval alongside time in zone.
+struct HeartRateEffort: Sendable {
+    let parameters: HeartRateEffortParameters
+    var bandMs = InlineArray<6, Int64>(repeating: 0)
+    /// Milliseconds of intervals whose heart rate burns energy by the calorie formula.
+    var calorieMs: Int64 = 0
+    /// Their heart rate times their milliseconds, summed.
+    var calorieValueMs: Double = 0
+
+    init(parameters: HeartRateEffortParameters) {
+        self.parameters = parameters
+    }
+
+    /// Credits an interval of `length` milliseconds covered by `value`. No allocation.
+    @inline(__always)
+    mutating func credit(value: Double, _ length: Int64) {
+        bandMs[parameters.band(of: value)] += length
+        if let calories = parameters.calories, calories.burns(at: value) {
+            calorieMs += length
+            calorieValueMs += value * Double(length)
+        }
+    }
+
+    /// The figures a finished workout (or a live view) reports.
+    var summary: WorkoutEffort.HeartRate {
+        let intensity = (0..<6).map { bandMs[$0] }
+        let weighted = intensity.enumerated().reduce(Int64(0)) { $0 + Int64($1.offset) * $1.element }
+        return WorkoutEffort.HeartRate(
+            maximumHeartRate: parameters.maximumHeartRate, intensityMs: intensity,
+            pointsTenths: WorkoutEffort.tenths(weighted, per: 60_000),
+            caloriesKcal: parameters.calories.map {
+                $0.kilocalories(milliseconds: calorieMs, heartRateMilliseconds: calorieValueMs)
+            })
+    }
+}
