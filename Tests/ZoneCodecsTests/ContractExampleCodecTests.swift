@@ -35,7 +35,10 @@ import ZoneTestSupport
         }
         var zoneChanges: [Any] = []
         var finished: [Any] = []
-        var finishedWriter = WorkoutFinishedWriter()
+        var personSummaries: [Any] = []
+        var logs: [String: PersonTrainingLog] = [:]
+        var repartition = PersonWorkoutCodec()
+        var summaryWriter = PersonSummaryWriter()
         for output in sink.outputs {
             switch output {
             case .zoneChange(let change, let session, let person, let configuration):
@@ -43,15 +46,30 @@ import ZoneTestSupport
                 zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
             case .finished(let summary):
                 let bytes = OutputEncoder.workoutFinished(summary)
-                // The processor writes them without jansson: the same bytes.
-                #expect(finishedWriter.write(summary) == bytes, "\(name): the direct writer differs from jansson")
                 finished.append(try JSONSerialization.jsonObject(with: Data(bytes)))
+                // The person stage: re-keyed by person through the repartition record, counted.
+                guard let person = summary.person else { continue }
+                let record = repartition.encode(CountedWorkout(summary), person: person)
+                let decoded = record.withUnsafeBytes { value in
+                    Array(person.utf8).withUnsafeBytes { key in repartition.decode(value: value, key: key) }
+                }
+                let workout = try decoded.get()
+                #expect(workout.person == person)
+                #expect(workout.workout == CountedWorkout(summary))
+                var log = logs[person] ?? PersonTrainingLog(person: person)
+                if let personSummary = log.count(workout.workout) {
+                    personSummaries.append(try JSONSerialization.jsonObject(with: Data(summaryWriter.write(personSummary))))
+                }
+                logs[person] = log
             case .rejected:
                 break
             }
         }
         #expect(ExpectationComparison.jsonEqual(zoneChanges, example.expectedZoneChanges), "\(name) zone changes")
         #expect(ExpectationComparison.jsonEqual(finished, example.expectedFinished), "\(name) finished")
+        #expect(
+            ExpectationComparison.jsonEqual(personSummaries, example.expectedPersonSummaries),
+            "\(name) person summaries")
         #expect(deadLetters.map(\.0) == example.expectedDeadLetters.map(\.reason))
         #expect(deadLetters.map(\.1) == example.expectedDeadLetters.map(\.inputIndex))
     }

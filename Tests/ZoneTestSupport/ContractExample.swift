@@ -1,7 +1,7 @@
 public import Foundation
 public import ZoneEngine
 
-/// One worked example of CONTRACT.md (../shared/spec/examples), parsed with Foundation's
+/// One worked example of the contract (Tests/Fixtures/contract-examples), parsed with Foundation's
 /// JSON reader so tests do not depend on the decoders they check.
 public struct ContractExample: @unchecked Sendable {
     // @unchecked: the dictionaries hold only Foundation JSON values, never mutated after load.
@@ -13,6 +13,7 @@ public struct ContractExample: @unchecked Sendable {
     public let events: [(key: String?, value: Any)]
     public let expectedZoneChanges: [[String: Any]]
     public let expectedFinished: [[String: Any]]
+    public let expectedPersonSummaries: [[String: Any]]
     /// (reason, index into events)
     public let expectedDeadLetters: [(reason: String, inputIndex: Int)]
 
@@ -48,6 +49,7 @@ public struct ContractExample: @unchecked Sendable {
             events: (root["events"] as? [[String: Any]] ?? []).map { ($0["key"] as? String, $0["value"] ?? NSNull()) },
             expectedZoneChanges: expected["zone_changes"] as? [[String: Any]] ?? [],
             expectedFinished: expected["finished"] as? [[String: Any]] ?? [],
+            expectedPersonSummaries: expected["person_summaries"] as? [[String: Any]] ?? [],
             expectedDeadLetters: (expected["dlq"] as? [[String: Any]] ?? []).map {
                 ($0["reason"] as? String ?? "", $0["input_index"] as? Int ?? -1)
             })
