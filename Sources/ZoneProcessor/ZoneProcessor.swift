@@ -9,7 +9,8 @@ import ZoneKafka
 
 /// The stream processor: consumes `workout-events` in a consumer group, runs the zone engine
 /// per session on worker threads that own their partitions, and produces `zone-changes`,
-/// `workouts-finished` and `zonestream-dlq` with at-least-once commits.
+/// `workouts-finished` and `zonestream-dlq`; its person stage turns finished workouts into
+/// `person-summaries` (``PersonStage``).
 ///
 /// Lifecycle: ``run()`` blocks until ``stop()`` is called (from a signal handler or a test);
 /// shutdown order is stop fetching, drain, flush, commit, close.
@@ -145,6 +146,8 @@ public final class ZoneProcessor: Sendable {
         let deliveryThread = JoinableThread(name: "zs-delivery") {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
         }
+        let personStage = try PersonStage(configuration: configuration, logger: logger)
+        try personStage.start()
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
         defer { trimmer.stop() }
@@ -188,6 +191,7 @@ public final class ZoneProcessor: Sendable {
         }
         for semaphore in done { semaphore.wait() }
         for worker in workers { worker.join() }
+        personStage.stop()
         try? producer.flush(timeoutMs: 10_000)
         deliveryRunning.store(false, ordering: .releasing)
         deliveryThread.join()

@@ -16,6 +16,7 @@ import ZoneTestSupport
         var profiles: [String] = []
         var changes: [String] = []
         var finished: [String] = []
+        var summaries: [String] = []
         for example in try ContractExample.all() {
             let deadLettered = Dictionary(example.expectedDeadLetters.map { ($0.inputIndex, $0.reason) }) { first, _ in first }
             for index in example.events.indices {
@@ -29,6 +30,7 @@ import ZoneTestSupport
             profiles += try example.profiles.values.map(Self.text)
             changes += try example.expectedZoneChanges.map(Self.text)
             finished += try example.expectedFinished.map(Self.text)
+            summaries += try example.expectedPersonSummaries.map(Self.text)
         }
         #expect(applied.count > 100 && !refusedForShape.isEmpty && !profiles.isEmpty && !changes.isEmpty && !finished.isEmpty)
         try SchemaValidator.validate(applied, schema: "workout-events")
@@ -36,6 +38,8 @@ import ZoneTestSupport
         try SchemaValidator.validate(profiles, schema: "zone-profiles")
         try SchemaValidator.validate(changes, schema: "zone-changes")
         try SchemaValidator.validate(finished, schema: "workouts-finished")
+        #expect(!summaries.isEmpty)
+        try SchemaValidator.validate(summaries, schema: "person-summaries")
     }
 
     /// The validator itself fails on a document that breaks a schema (so a pass means something).

@@ -13,7 +13,8 @@ struct ContractExamplesThroughKafkaTests {
     func allExamplesEndToEnd(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        let examples = try ContractExample.all()
+        // One profile table serves every example: an id two examples profile differently is renamed.
+        let examples = ContractExample.withDistinctPersons(try ContractExample.all())
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for example in examples {
             for (person, profile) in example.profiles {
@@ -23,7 +24,8 @@ struct ContractExamplesThroughKafkaTests {
         try input.flush()
         let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers))
         let collector = try OutputCollector(
-            bootstrap: broker.bootstrapServers, topics: ["zone-changes", "workouts-finished", "zonestream-dlq"])
+            bootstrap: broker.bootstrapServers,
+            topics: ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries"])
         defer { collector.stop() }
         var inputs: [[UInt8]] = []
         for example in examples {
@@ -37,9 +39,11 @@ struct ContractExamplesThroughKafkaTests {
         let wantedFinished = examples.reduce(0) { $0 + $1.expectedFinished.count }
         let wantedChanges = examples.reduce(0) { $0 + $1.expectedZoneChanges.count }
         let wantedDeadLetters = examples.reduce(0) { $0 + $1.expectedDeadLetters.count }
+        let wantedSummaries = examples.reduce(0) { $0 + $1.expectedPersonSummaries.count }
         let complete = collector.wait {
             $0.records("workouts-finished").count >= wantedFinished && $0.records("zone-changes").count >= wantedChanges
                 && $0.records("zonestream-dlq").count >= wantedDeadLetters
+                && $0.records("person-summaries").count >= wantedSummaries
         }
         #expect(running.stop() == nil)
         #expect(complete, "outputs did not all arrive")
@@ -50,6 +54,9 @@ struct ContractExamplesThroughKafkaTests {
         let changes = try objects("zone-changes")
         let finished = try objects("workouts-finished")
         let deadLetters = try objects("zonestream-dlq")
+        let summaries = try objects("person-summaries")
+        #expect(summaries.count == wantedSummaries)
+        try Self.checkPersonSummaries(summaries, examples: examples)
         #expect(changes.count == wantedChanges)
         #expect(finished.count == wantedFinished)
         #expect(deadLetters.count == wantedDeadLetters)
@@ -81,12 +88,41 @@ struct ContractExamplesThroughKafkaTests {
             }
         }
         // Every output ZoneStream produced matches its topic's JSON Schema (schemas/).
-        for topic in ["zone-changes", "workouts-finished", "zonestream-dlq"] {
+        for topic in ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries"] {
             try SchemaValidator.validate(collector.records(topic).map(\.value), schema: topic)
         }
         // Outputs are keyed by session id.
         for record in collector.records("workouts-finished") {
             #expect(record.value.contains("\"session\":\"\(record.key ?? "")\""))
+        }
+    }
+
+    /// Person summaries, person by person: a person's workouts of different sessions may reach
+    /// the person stage in another order than the example's (CONTRACT.md section 4), so each
+    /// person has as many summaries as expected and the last (the latest `as_of_ts`, the most
+    /// workouts) has the expected windows and ratio; one summary is compared whole.
+    static func checkPersonSummaries(_ summaries: [[String: Any]], examples: [ContractExample]) throws {
+        for example in examples {
+            let persons = Set(example.expectedPersonSummaries.compactMap { $0["person"] as? String })
+            for person in persons {
+                let expected = example.expectedPersonSummaries.filter { $0["person"] as? String == person }
+                let actual = summaries.filter { $0["person"] as? String == person }
+                #expect(actual.count == expected.count, "\(example.name): summaries of \(person)")
+                guard expected.count > 1 else {
+                    #expect(ExpectationComparison.jsonEqual(actual, expected), "\(example.name): summary of \(person)")
+                    continue
+                }
+                func rank(_ summary: [String: Any]) -> (Int64, Int) {
+                    ((summary["as_of_ts"] as? NSNumber)?.int64Value ?? 0,
+                     ((summary["days_28"] as? [String: Any])?["workouts"] as? Int) ?? 0)
+                }
+                let last = try #require(actual.max { rank($0) < rank($1) })
+                var lastExpected = try #require(expected.last)
+                var lastActual = last
+                lastExpected["last_session"] = nil
+                lastActual["last_session"] = nil
+                #expect(ExpectationComparison.jsonEqual([lastActual], [lastExpected]), "\(example.name): last summary of \(person)")
+            }
         }
     }
 }

@@ -62,6 +62,36 @@ public struct ContractExample: @unchecked Sendable {
         return Array(try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]))
     }
 
+    /// The same example with person ids renamed (`renames`: old id to new), in profiles, events
+    /// and expected outputs: examples that give one id different profiles can then share a
+    /// profile table.
+    public func renamingPersons(_ renames: [String: String]) -> ContractExample {
+        func renamed(_ object: [String: Any]) -> [String: Any] {
+            var copy = object
+            if let person = copy["person"] as? String, let new = renames[person] { copy["person"] = new }
+            return copy
+        }
+        var profiles: [String: [String: Any]] = [:]
+        for (person, profile) in self.profiles { profiles[renames[person] ?? person] = renamed(profile) }
+        return ContractExample(
+            name: name, description: description, profiles: profiles, config: config,
+            events: events.map { ($0.key, ($0.value as? [String: Any]).map(renamed) ?? $0.value) },
+            expectedZoneChanges: expectedZoneChanges.map(renamed), expectedFinished: expectedFinished.map(renamed),
+            expectedPersonSummaries: expectedPersonSummaries.map(renamed), expectedDeadLetters: expectedDeadLetters)
+    }
+
+    /// The examples with every person id that an earlier example already gave a profile
+    /// renamed (`lena` becomes `lena~08_effort`), so all can run on one profile table.
+    public static func withDistinctPersons(_ examples: [ContractExample]) -> [ContractExample] {
+        var seen: Set<String> = []
+        return examples.map { example in
+            var renames: [String: String] = [:]
+            for person in example.profiles.keys where seen.contains(person) { renames[person] = "\(person)~\(example.name)" }
+            seen.formUnion(example.profiles.keys.map { renames[$0] ?? $0 })
+            return renames.isEmpty ? example : example.renamingPersons(renames)
+        }
+    }
+
     public var engineSettings: EngineSettings {
         var settings = EngineSettings()
         if let gap = config["max_gap_ms"] as? Int { settings.maxGapMs = Int64(gap) }

@@ -9,19 +9,33 @@ public struct Topics: Sendable, Equatable {
     public var deadLetters = "zonestream-dlq"
     /// Session state per partition of `workout-events` (compacted, same partition count).
     public var changelog = "zonestream-changelog"
+    /// Each person's training over recent days (compacted; key = person id).
+    public var personSummaries = "person-summaries"
+    /// The person stage's repartition topic: finished workouts with a person, keyed by it.
+    public var personWorkouts = "zonestream-person-workouts"
+    /// The person table's state per partition of ``personWorkouts`` (compacted, same count).
+    public var personChangelog = "zonestream-person-changelog"
 
     public init() {}
 
     /// Every topic the processor reads or writes.
-    public var all: [String] { [workoutEvents, zoneProfiles, zoneChanges, workoutsFinished, deadLetters, changelog] }
+    public var all: [String] {
+        [
+            workoutEvents, zoneProfiles, zoneChanges, workoutsFinished, deadLetters, changelog, personSummaries,
+            personWorkouts, personChangelog,
+        ]
+    }
 
-    /// Every topic as it is created on a real cluster: `partitions` each (the changelog must
-    /// match `workout-events`), the profile table and the changelog compacted.
+    /// The topics kept by key (compacted): tables and state.
+    public var compacted: Set<String> { [zoneProfiles, changelog, personSummaries, personChangelog] }
+
+    /// Every topic as it is created on a real cluster: `partitions` each (each changelog must
+    /// match the topic it keeps the state of), tables and changelogs compacted.
     public func specifications(partitions: Int, replicationFactor: Int = 1) -> [TopicAdmin.Specification] {
         all.map { name in
             TopicAdmin.Specification(
                 name: name, partitions: partitions, replicationFactor: replicationFactor,
-                configs: name == zoneProfiles || name == changelog ? ["cleanup.policy": "compact"] : [:])
+                configs: compacted.contains(name) ? ["cleanup.policy": "compact"] : [:])
         }
     }
 }

@@ -36,6 +36,9 @@ struct OutputSink: SessionEventSink {
     /// The frequent outputs' topics, looked up once (by name, each record took a lock).
     private let zoneChangesTopic: KafkaProducer.Topic
     private let workoutsFinishedTopic: KafkaProducer.Topic
+    /// The person stage's repartition topic: each finished workout with a person, keyed by it.
+    private let personWorkoutsTopic: KafkaProducer.Topic
+    private var personWorkoutCodec = PersonWorkoutCodec()
     /// The tracker of the current commit epoch; replaced when the epoch is sealed.
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
@@ -63,6 +66,7 @@ struct OutputSink: SessionEventSink {
         self.topics = topics
         zoneChangesTopic = producer.topic(topics.zoneChanges)
         workoutsFinishedTopic = producer.topic(topics.workoutsFinished)
+        personWorkoutsTopic = producer.topic(topics.personWorkouts)
         self.tracker = tracker
         self.metrics = metrics
         self.budget = budget
@@ -101,7 +105,7 @@ struct OutputSink: SessionEventSink {
         let origin = origin(session: session)
         let (producer, topic, tracker) = (producer, zoneChangesTopic, tracker)
         let refusal = zoneChangeWriter.withBytes { value in
-            Self.produceOutput(producer, topic, session: session, value: value, tracker: tracker, origin: origin)
+            Self.produceOutput(producer, topic, key: session, value: value, tracker: tracker, origin: origin)
         }
         if let refusal { rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker) }
         zoneChangeCount += 1
@@ -113,22 +117,35 @@ struct OutputSink: SessionEventSink {
         workoutFinishedWriter.encode(summary)
         let (producer, topic, tracker) = (producer, workoutsFinishedTopic, tracker)
         let refusal = workoutFinishedWriter.withBytes { value in
-            Self.produceOutput(producer, topic, session: summary.session, value: value, tracker: tracker, origin: origin)
+            Self.produceOutput(producer, topic, key: summary.session, value: value, tracker: tracker, origin: origin)
         }
         if let refusal { rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker) }
+        if let person = summary.person { repartition(summary, person: person, origin: origin) }
         metrics.countWorkoutFinished()
         budget.release(1)
     }
 
-    /// Produces one output of the current record, keyed by its session id, from the bytes a
-    /// writer lends (so neither is copied; static, so the writer's buffer is read while
-    /// nothing of the sink is changed). A refusal at once is returned, for the caller to
-    /// answer with a dead letter once the writer's loan is over.
+    /// Sends a finished workout with a person to the person stage, keyed by the person, in the
+    /// same commit epoch (and transaction) as the workout itself.
+    private mutating func repartition(_ summary: WorkoutSummary, person: String, origin: OutputOrigin) {
+        let value = personWorkoutCodec.encode(CountedWorkout(summary), person: person)
+        let refusal = value.withUnsafeBytes { value in
+            Self.produceOutput(producer, personWorkoutsTopic, key: person, value: value, tracker: tracker, origin: origin)
+        }
+        if let refusal {
+            rejectOutput(topic: personWorkoutsTopic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker)
+        }
+    }
+
+    /// Produces one output of the current record, keyed by `key` (its session id, or a person
+    /// id for the person stage), from the bytes a writer lends (so neither is copied; static,
+    /// so the writer's buffer is read while nothing of the sink is changed). A refusal at once
+    /// is returned, for the caller to answer with a dead letter once the writer's loan is over.
     private static func produceOutput(
-        _ producer: KafkaProducer, _ topic: KafkaProducer.Topic, session: String, value: UnsafeRawBufferPointer,
+        _ producer: KafkaProducer, _ topic: KafkaProducer.Topic, key: String, value: UnsafeRawBufferPointer,
         tracker: DeliveryTracker, origin: OutputOrigin
     ) -> (error: KafkaError, size: Int)? {
-        var id = session
+        var id = key
         return id.withUTF8 { key -> (error: KafkaError, size: Int)? in
             do throws(KafkaError) {
                 try producer.produce(

@@ -4,6 +4,7 @@ import UnixSignals
 import Logging
 import Foundation
 import ZoneKafka
+import ZoneProcessor
 
 /// `zonestream broker`: a standalone embedded Kafka (librdkafka's mock cluster) with the
 /// contract's topics, on loopback, until stopped.
@@ -123,7 +124,8 @@ extension BrokerCommand {
 
 /// Starts a mock cluster with every topic of the contract.
 enum EmbeddedBroker {
-    static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq", "zonestream-changelog"]
+    /// The contract's and the processor's own topics, by their default names.
+    static let topics = Topics().all
 
     static func start(brokers: Int, partitions: Int, extraTopics: [(name: String, partitions: Int)] = []) throws -> MockCluster {
         let cluster = try MockCluster(brokers: brokers)

@@ -194,6 +194,9 @@ struct SettingsLoader {
         topics.workoutsFinished = string("topics.workouts_finished")
         topics.deadLetters = string("topics.dead_letters")
         topics.changelog = string("topics.changelog")
+        topics.personSummaries = string("topics.person_summaries")
+        topics.personWorkouts = string("topics.person_workouts")
+        topics.personChangelog = string("topics.person_changelog")
         configuration.topics = topics
         return configuration
     }

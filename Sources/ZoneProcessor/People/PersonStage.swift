@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// The topology's second keyed stage (CONTRACT.md section 4, `person-summaries`), as Kafka
+/// Streams does a re-keying: the workers send each finished workout with a person to the
+/// repartition topic, keyed by the person; this stage consumes it in a group of its own
+/// (`<group_id>.people`), keeps each person's log per partition, and after each workout it
+/// counts produces the person's summary and their log to the person changelog, which the
+/// next owner of the partition restores.
+///
+/// Each batch goes out in two steps before its input offsets are committed: summaries and
+/// dead letters first (flushed), then the changed logs. A stop between the steps replays
+/// workouts the changelog does not hold yet, so their summaries repeat with identical
+/// content; a stop after both replays workouts the logs hold, which count nothing again. No
+/// workout is counted twice and no summary is lost, in either processing guarantee.
+final class PersonStage: RebalanceListener, @unchecked Sendable {
+    // @unchecked: the mutable state below is touched only on the stage's own thread: in its
+    // loop and in the rebalance callbacks librdkafka calls from that loop's poll. `running` is
+    // atomic; `thread` is set once by start() before the loop runs and read by stop().
+    private let configuration: ProcessorConfiguration
+    private let logger: Logger
+    private let consumer: KafkaConsumer
+    private let producer: KafkaProducer
+    private let restorer: PersonTableRestorer
+    private let running = Atomic<Bool>(true)
+    private var thread: JoinableThread?
+
+    /// Per owned partition of the repartition topic: its persons' logs.
+    private var tables: [Int32: [String: PersonTrainingLog]] = [:]
+    /// Per partition: the next offset to commit once the current batch is out.
+    private var nextOffsets: [Int32: Int64] = [:]
+    /// Logs changed in the current batch, by partition and person, written in its second step.
+    private var changedLogs: [Int32: Set<String>] = [:]
+    /// Whether records were handled since the last commit.
+    private var hasUncommitted = false
+    private var tracker = DeliveryTracker()
+    private var codec = PersonWorkoutCodec()
+    private var writer = PersonSummaryWriter()
+
+    /// The consumer group of the stage, beside the workers' group.
+    static func groupID(of configuration: ProcessorConfiguration) -> String { configuration.groupID + ".people" }
+
+    init(configuration: ProcessorConfiguration, logger: Logger) throws(KafkaError) {
+        self.configuration = configuration
+        self.logger = logger
+        consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: Self.groupID(of: configuration), logger: logger)
+        producer = try KafkaProducer(configuration: configuration.kafka)
+        restorer = try PersonTableRestorer(configuration: configuration, logger: logger)
+    }
+
+    /// Joins the stage's group and starts its thread.
+    func start() throws(KafkaError) {
+        try consumer.subscribe([configuration.topics.personWorkouts], listener: self)
+        thread = JoinableThread(name: "zs-people") { [self] in loop() }
+    }
+
+    /// Finishes the current batch, commits it, leaves the group and joins the thread.
+    func stop() {
+        running.store(false, ordering: .releasing)
+        thread?.join()
+    }
+
+    private func loop() {
+        let interval = Double(configuration.commitIntervalMs) / 1000
+        var nextCommit = Date().addingTimeInterval(interval)
+        while running.load(ordering: .acquiring) {
+            consumer.poll(timeoutMs: 100) { record in handle(record) }
+            if Date() >= nextCommit {
+                finishBatch()
+                nextCommit = Date().addingTimeInterval(interval)
+            }
+        }
+        finishBatch()
+        // Leaving the group revokes every partition here, on this thread (revoked(_:consumer:)).
+        consumer.close()
+        try? producer.flush(timeoutMs: 10_000)
+    }
+
+    // MARK: Rebalances
+
+    func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        for partition in partitions.map(\.partition) {
+            do {
+                tables[partition] = try restorer.restore(partition: partition, timeoutMs: 300_000)
+                logger.debug("person table restored", metadata: [
+                    "partition": .stringConvertible(partition), "persons": .stringConvertible(tables[partition]?.count ?? 0)])
+            } catch {
+                // Not owned without its state: its records are left to the next owner, and the
+                // group gives the partition again after the next rebalance.
+                logger.error("person table not restored; its partition is skipped", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        finishBatch()
+        for partition in partitions.map(\.partition) {
+            tables[partition] = nil
+            nextOffsets[partition] = nil
+        }
+    }
+
+    // MARK: Records
+
+    private func handle(_ record: KafkaRecord) {
+        let partition = record.partition
+        guard record.error == nil, tables[partition] != nil else { return }
+        if let next = nextOffsets[partition], record.offset < next { return }
+        let origin = OutputOrigin(
+            topic: configuration.topics.personWorkouts, partition: partition, offset: record.offset,
+            keyBytes: record.key, valueBytes: record.value)
+        switch codec.decode(value: record.value, key: record.key) {
+        case .failure(let rejection):
+            deadLetter(rejection, origin: origin)
+        case .success(let (person, workout)):
+            var log = tables[partition]?[person] ?? PersonTrainingLog(person: person)
+            if let summary = log.count(workout) {
+                tables[partition]?[person] = log
+                changedLogs[partition, default: []].insert(person)
+                produce(topic: configuration.topics.personSummaries, key: person, value: writer.write(summary), origin: origin)
+            }
+        }
+        nextOffsets[partition] = record.offset + 1
+        hasUncommitted = true
+    }
+
+    private func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
+        do {
+            try producer.produce(
+                topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition, origin: origin)
+        } catch {
+            refused(topic: topic, error: error, origin: origin)
+        }
+    }
+
+    private func deadLetter(_ rejection: Rejection, origin: OutputOrigin) {
+        let record = OutputEncoder.deadLetter(
+            rejection, topic: origin.topic, partition: origin.partition, offset: origin.offset, key: origin.key,
+            value: origin.value)
+        do {
+            try producer.produce(topic: configuration.topics.deadLetters, key: record.key, value: record.value, tracker: tracker)
+        } catch {
+            logger.error("dead letter refused; the record stays at its offset", metadata: [
+                "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
+                "offset": .stringConvertible(origin.offset), "error": "\(error.message)"])
+        }
+    }
+
+    /// An output refused for good: its input is dead-lettered as `output_rejected`.
+    private func refused(topic: String, error: KafkaError, origin: OutputOrigin) {
+        deadLetter(Rejection(.outputRejected, "\(topic) refused the record: \(error.message) (code \(error.code))"), origin: origin)
+    }
+
+    // MARK: Committing
+
+    /// Sends the batch's outputs, then its changed logs, and commits its offsets once both
+    /// are delivered; what is not delivered stays uncommitted and is read again later.
+    private func finishBatch() {
+        guard hasUncommitted, deliver() else { return }
+        for (partition, persons) in changedLogs {
+            for person in persons {
+                guard let log = tables[partition]?[person] else { continue }
+                let origin = OutputOrigin(topic: configuration.topics.personChangelog, partition: partition, offset: -1, key: Array(person.utf8), value: nil)
+                produce(topic: configuration.topics.personChangelog, key: person, value: log.snapshot(), partition: partition, origin: origin)
+            }
+        }
+        changedLogs.removeAll()
+        guard deliver() else { return }
+        let offsets = nextOffsets.map {
+            TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value)
+        }
+        do {
+            try consumer.commit(offsets)
+            hasUncommitted = false
+        } catch {
+            logger.warning("person stage commit failed; will retry", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Waits for every output in flight; produces again what the broker refused for a while,
+    /// and dead-letters the input of what it refused for good. False when something is still
+    /// not delivered.
+    private func deliver() -> Bool {
+        for _ in 0..<5 {
+            try? producer.flush(timeoutMs: 10_000)
+            let failures = tracker.takeFailures()
+            if failures.isEmpty && tracker.inFlight == 0 { return true }
+            for failure in failures {
+                guard let origin = failure.origin else { continue }
+                if failure.isPermanent {
+                    refused(topic: failure.topic, error: failure.error, origin: origin)
+                } else {
+                    do {
+                        try producer.produce(
+                            topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
+                            partition: failure.partition, origin: origin)
+                    } catch {
+                        refused(topic: failure.topic, error: error, origin: origin)
+                    }
+                }
+            }
+        }
+        logger.warning("person stage outputs not delivered; their inputs stay uncommitted")
+        return false
+    }
+}
