@@ -15,6 +15,14 @@ extension SessionStore {
         }
     }
 
+    /// Starts every live session's idle time, and every finished id's retention, again at
+    /// `wallMs`: after a restore, times stamped by another owner's clock are not comparable with
+    /// the new owner's, and a restart is never a session's silence.
+    public mutating func restartIdleClocks(at wallMs: Int64) {
+        for slot in live.indices { live[slot].lastAppliedWallMs = wallMs }
+        for id in Array(finishedAt.keys) { finishedAt[id] = wallMs }
+    }
+
     mutating func finish(
         slot: Int, at end: Int64, reason: WorkoutSummary.EndReason, wallMs: Int64,
         sink: inout some SessionEventSink

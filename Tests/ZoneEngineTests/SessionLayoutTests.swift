@@ -4,12 +4,14 @@ import Testing
 /// A live session is held per session for as long as it lasts, so its size is memory per live
 /// session: the tracks' small fields fill the configuration's padding, zones are bytes, and
 /// normalized durations are on the heap only when a normalization model credits them, and the
-/// power track only once it has zones or a sample.
+/// power track only once it has zones or a sample. Effort costs a track 80 bytes: the work sum,
+/// and the heart-rate effort (six band durations, the calorie sums, the shared parameters).
 @Suite struct SessionLayoutTests {
     @Test func aSessionStaysSmall() {
         #expect(MemoryLayout<ZoneConfiguration?>.size <= 74)
-        #expect(MemoryLayout<QuantityTrack>.stride <= 224)
-        #expect(MemoryLayout<WorkoutSession>.stride <= 368)
+        #expect(MemoryLayout<HeartRateEffort?>.stride <= 72)
+        #expect(MemoryLayout<QuantityTrack>.stride <= 304)
+        #expect(MemoryLayout<WorkoutSession>.stride <= 464)
     }
 
     /// A heart-rate-only session keeps no power track; the first power sample makes one, and

@@ -48,11 +48,12 @@ struct DeploymentFilesTests {
         #expect(advertised == "PLAINTEXT://kafka:9092")
         #expect(kafka["healthcheck"] != nil)
 
-        // Topics: every topic the processor reads or writes, the two tables compacted.
+        // Topics: every topic the processor reads or writes, the tables and changelogs compacted.
         let topics = try #require(services["topics"])
         let script = try #require((topics["command"] as? [String])?.joined(separator: "\n"))
         for topic in Topics().all { #expect(script.contains(topic), "topic \(topic) is not created") }
-        #expect(script.contains("for topic in zone-profiles zonestream-changelog; do create \"$$topic\" --config cleanup.policy=compact"))
+        let compacted = Topics().all.filter { Topics().compacted.contains($0) }.joined(separator: " ")
+        #expect(script.contains("for topic in \(compacted); do create \"$$topic\" --config cleanup.policy=compact"))
         #expect(Self.dependsOn(topics, "kafka", "service_healthy"))
 
         // ZoneStream: built here, pointed at the broker, every setting a real one.

@@ -163,6 +163,16 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Partition count of a topic, from metadata.
     public func partitionCount(topic: String) throws(KafkaError) -> Int { try client.partitionCount(topic: topic) }
 
+    /// The low and high watermarks librdkafka last learned from fetch responses, without asking
+    /// the broker (cheap enough to call every second); nil while none was received.
+    public func knownWatermarks(_ partition: TopicPartition) -> (low: Int64, high: Int64)? {
+        var low: Int64 = 0
+        var high: Int64 = 0
+        let code = rd_kafka_get_watermark_offsets(client.handle, partition.topic, partition.partition, &low, &high)
+        guard code == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0 else { return nil }
+        return (low, high)
+    }
+
     /// Low and high watermarks of a partition.
     public func watermarks(_ partition: TopicPartition) throws(KafkaError) -> (low: Int64, high: Int64) {
         try client.watermarks(topic: partition.topic, partition: partition.partition)

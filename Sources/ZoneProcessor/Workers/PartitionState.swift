@@ -12,9 +12,16 @@ struct PartitionState {
     var replaySkip: [String: Int64] = [:]
     /// The highest of `replaySkip`; past it the map is dropped.
     var replayHorizon: Int64 = -1
+    /// The time idle timeouts and retention count in: it stands still while the partition is
+    /// behind or the worker stalled.
+    var idleClock: IdleClock
+    /// The group's committed offset when the partition was assigned (-1: none): with nothing
+    /// consumed yet, the partition is caught up once this reaches the high watermark.
+    var assignedOffset: Int64 = -1
 
-    init(settings: EngineSettings) {
+    init(settings: EngineSettings, wallMs: Int64) {
         store = SessionStore(settings: settings)
+        idleClock = IdleClock(wallMs: wallMs)
     }
 
     var hasUncommittedProgress: Bool { nextOffset > committedOffset }

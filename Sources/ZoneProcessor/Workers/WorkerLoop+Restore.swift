@@ -5,10 +5,17 @@ import Logging
 
 /// Restoring a newly assigned partition's sessions from the changelog, before its input.
 extension WorkerLoop {
+    /// The group's committed offset of an input partition; -1 when none or unknown.
+    func committedOffset(of partition: Int32) -> Int64 {
+        let topic = TopicPartition(topic: context.configuration.topics.workoutEvents, partition: partition)
+        let committed = try? context.consumer.committed([topic]).first?.offset
+        return max(-1, committed ?? -1)
+    }
+
     /// A newly assigned partition's state, restored from the changelog; nil (and the worker
     /// stops) when the changelog cannot be read.
     mutating func restoredState(_ partition: Int32) -> PartitionState? {
-        var state = PartitionState(settings: context.configuration.engine)
+        var state = PartitionState(settings: context.configuration.engine, wallMs: WallClock.nowMs())
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let restorer = try self.restorer ?? ChangelogRestorer(configuration: context.configuration, logger: context.logger)
@@ -23,6 +30,10 @@ extension WorkerLoop {
                 state.replaySkip[id] = max(state.replaySkip[id] ?? -1, entry.appliedThrough)
             }
             state.replayHorizon = state.replaySkip.values.max() ?? -1
+            // Times stamped by an earlier owner's clock say nothing on this one's: idle time and
+            // retention start again now (a restart is never a session's silence).
+            state.store.restartIdleClocks(at: state.idleClock.time(at: WallClock.nowMs()))
+            state.assignedOffset = committedOffset(of: partition)
             context.budget.add(restored.sessions.count)
             let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
             context.metrics.countRestore(sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000))

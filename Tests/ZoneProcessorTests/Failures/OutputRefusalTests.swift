@@ -13,7 +13,7 @@ import ZoneTestSupport
 /// broker 2 and every other topic by broker 1, so only that topic's Produce requests fail.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct OutputRefusalTests {
-    static let topics = ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq", "zonestream-changelog"]
+    static let topics = Topics().all
     static let produceAPI = 0
     static let notLeader = 6, requestTimedOut = 7, messageTooLarge = 10, topicAuthorizationFailed = 29
 
