@@ -157,3 +157,25 @@ import ZoneTestSupport
         #expect(original.effort.heartRate?.caloriesKcal != nil)
     }
 }
+
+extension EffortTests {
+    /// During a rolling upgrade the changelog is written in format 1: readable by the release
+    /// before, and by this one, which then reports no effort it did not count.
+    @Test func formatOneLeavesOutClassAndEffortAndReadsBack() throws {
+        var h = Self.started(PersonProfile(person: "p", maximumHeartRate: 190))
+        h.send(.sessionStart(SessionStartRequest(sessionClass: "studio-1")), at: 0)
+        h.hr(150, at: 0)
+        let live = try #require(h.live)
+        let bytes = live.snapshot(format: 1)
+        #expect(bytes.first == 1)
+        #expect(bytes.count < live.snapshot().count)
+        let restored = try bytes.withUnsafeBytes { try WorkoutSession(snapshot: $0) }
+        var copy = EngineHarness()
+        copy.store.restore(restored)
+        let endedCopy = copy.end(at: 10)
+        let summary = try #require(endedCopy)
+        #expect(summary.sessionClass == nil)
+        #expect(summary.effort == .none)
+        #expect(summary.zoneGroups == (h.end(at: 10)?.zoneGroups ?? []))
+    }
+}

@@ -2,17 +2,20 @@ extension WorkoutSession {
     /// The snapshot format's version byte. Version 2 adds the class and effort; a reader takes
     /// version 1 too (no class, no effort: what a session had before they were counted) and
     /// refuses any other.
-    static let snapshotVersion: UInt8 = 2
+    public static let snapshotVersion: UInt8 = 2
 
     /// The whole state of the session as bytes, for the changelog topic: restoring it
     /// elsewhere and applying the same later events gives the same outputs, counters included.
-    public func snapshot() -> [UInt8] {
+    /// `format` 1 leaves out the class and the effort, for a rolling upgrade while instances
+    /// that read only format 1 are still in the group (docs/versioning.md).
+    public func snapshot(format: UInt8 = snapshotVersion) -> [UInt8] {
+        let withEffort = format >= 2
         var writer = SnapshotWriter()
-        writer.write(Self.snapshotVersion)
+        writer.write(withEffort ? Self.snapshotVersion : 1)
         writer.write(id)
         writer.write(person)
         writer.write(activity)
-        writer.write(sessionClass)
+        if withEffort { writer.write(sessionClass) }
         writer.write(startTimestamp)
         writer.write(lastAppliedWallMs)
         writer.write(counters.latestTimestamp)
@@ -21,7 +24,7 @@ extension WorkoutSession {
         writer.write(counters.pausedSamples)
         for quantity in Quantity.allCases {
             tracks[quantity].write(to: &writer)
-            tracks[quantity].writeEffort(to: &writer)
+            if withEffort { tracks[quantity].writeEffort(to: &writer) }
         }
         writer.write(pausedMs)
         writer.write(pauses.count)

@@ -25,6 +25,10 @@ public struct ProcessorConfiguration: Sendable {
     /// Exactly-once: each worker's transactional.id is this plus `-w<index>`
     /// (`transactional_id_prefix`); keep it stable per instance across restarts.
     public var transactionalIDPrefix = "zonestream"
+    /// The session snapshot format written to the changelog (`changelog.snapshot_format`): 2,
+    /// or 1 during a rolling upgrade from a release that reads only format 1 (no class and no
+    /// effort are kept then). Every format is read.
+    public var snapshotFormat = WorkoutSession.snapshotVersion
     /// Records a worker takes from librdkafka at once (`batch_size`).
     public var batchSize = 4096
     /// How long to wait at start for the profile table to catch up (`profiles_catch_up_ms`).

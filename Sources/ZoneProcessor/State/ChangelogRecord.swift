@@ -23,10 +23,10 @@ enum ChangelogRecord {
     static func finishedKey(_ session: String) -> String { finishedPrefix + session }
 
     /// Key and value to produce (a nil value is a tombstone).
-    static func encodeSession(_ session: WorkoutSession, appliedThrough: Int64) -> [UInt8] {
+    static func encodeSession(_ session: WorkoutSession, appliedThrough: Int64, format: UInt8) -> [UInt8] {
         var bytes: [UInt8] = [sessionKind]
         append(appliedThrough, to: &bytes)
-        bytes.append(contentsOf: session.snapshot())
+        bytes.append(contentsOf: session.snapshot(format: format))
         return bytes
     }
 

@@ -151,7 +151,9 @@ extension WorkerLoop {
                 writes.append(ChangelogWrite(partition: partition, key: ChangelogRecord.finishedKey(id), value: nil))
             }
             for session in changes.updated {
-                let value = ChangelogRecord.encodeSession(session, appliedThrough: state.appliedThrough(session.id))
+                let value = ChangelogRecord.encodeSession(
+                    session, appliedThrough: state.appliedThrough(session.id),
+                    format: context.configuration.snapshotFormat)
                 writes.append(ChangelogWrite(partition: partition, key: session.id, value: value))
             }
         }

@@ -56,6 +56,7 @@ struct SettingKey: Sendable {
             SettingKey("memory.trim_interval_ms", processor.heapTrimIntervalMs, .integer(0...3_600_000), "how often freed memory is given back to the system (0: never)"),
             SettingKey("normalize.heart_rate.boundaries", "", .boundaries, "normalization model for heart rate, e.g. 100,120,140,160 (empty: none)"),
             SettingKey("normalize.cycling_power.boundaries", "", .boundaries, "normalization model for power in W (empty: none)"),
+            SettingKey("changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...2), "session snapshot format written (1: during a rolling upgrade from a release that reads only 1)"),
             SettingKey("topics.workout_events", topics.workoutEvents, .nonEmpty, "input topic"),
             SettingKey("topics.zone_profiles", topics.zoneProfiles, .nonEmpty, "profiles topic (compacted)"),
             SettingKey("topics.zone_changes", topics.zoneChanges, .nonEmpty, "zone-change events"),

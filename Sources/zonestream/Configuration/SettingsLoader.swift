@@ -186,6 +186,7 @@ struct SettingsLoader {
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
         configuration.statisticsIntervalMs = integer("metrics.statistics_interval_ms")
+        configuration.snapshotFormat = UInt8(integer("changelog.snapshot_format"))
         configuration.publishesLiveSessions = boolean("http.enabled")
         var topics = Topics()
         topics.workoutEvents = string("topics.workout_events")
