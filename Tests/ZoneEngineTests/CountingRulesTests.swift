@@ -2,7 +2,8 @@ import Testing
 import ZoneEngine
 import ZoneTestSupport
 
-/// CONTRACT.md section 2, one rule at a time. Default zones 91/114/136/158 unless stated.
+/// The counting rules of docs/contract.md, one rule at a time. Default zones 91/114/136/158
+/// unless stated.
 @Suite struct CountingRulesTests {
     @Test func sampleCoversUntilTheNextSample() throws {
         var h = EngineHarness()

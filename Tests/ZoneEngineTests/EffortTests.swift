@@ -3,7 +3,7 @@ import Testing
 @testable import ZoneEngine
 import ZoneTestSupport
 
-/// CONTRACT.md section 2, "Effort": bands of an exact maximum, points, calories and work,
+/// docs/contract.md, "Effort": bands of an exact maximum, points, calories and work,
 /// each rounded half away from zero, counted over the covered intervals only.
 @Suite struct EffortTests {
     /// A harness whose person has the given profile and whose session starts with it.

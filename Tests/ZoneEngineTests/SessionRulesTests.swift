@@ -2,7 +2,7 @@ import Testing
 import ZoneEngine
 import ZoneTestSupport
 
-/// Session rules of CONTRACT.md sections 1 and 3.
+/// Session rules of docs/contract.md.
 @Suite struct SessionRulesTests {
     static func zones(_ quantity: Quantity, _ boundaries: [Double]) -> PerQuantity<ZoneConfiguration?> {
         var zones = PerQuantity<ZoneConfiguration?>(repeating: nil)

@@ -56,7 +56,7 @@ struct StateRestoreTests {
         #expect(before.stop() == nil)
         #expect(collector.records("workouts-finished").isEmpty)
         // Lost commits: a group with no committed offsets reads every record again, and must
-        // skip what the restored state already holds (CONTRACT.md section 2: a replay changes nothing).
+        // skip what the restored state already holds (docs/contract.md: a replay changes nothing).
         let afterGroup = commitsLost ? group + "-fresh" : group
         let after = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: afterGroup, workers: 2))
         for (key, value) in second { try input.send("workout-events", key: key, value: value) }

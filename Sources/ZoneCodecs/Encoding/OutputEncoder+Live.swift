@@ -3,7 +3,7 @@ import CJansson
 
 extension OutputEncoder {
     /// One live session as the operator's endpoint shows it (`/sessions/{id}`): the shapes of
-    /// CONTRACT.md's outputs (configuration, zones, `zone_durations`) for what is live now.
+    /// the contract's outputs (configuration, zones, `zone_durations`) for what is live now.
     ///
     /// `{"session","person","activity","start_ts","latest_ts","paused","max_hr","percent_max_hr","zone_groups":{quantity:
     /// {"configuration","current_zone","current_value","samples","zone_durations"}}}`, where a

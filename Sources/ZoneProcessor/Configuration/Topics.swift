@@ -1,6 +1,6 @@
 public import ZoneKafka
 
-/// The contract's topic names (CONTRACT.md sections 3 and 4); each can be renamed in config.
+/// The contract's topic names (docs/contract.md); each can be renamed in config.
 public struct Topics: Sendable, Equatable {
     public var workoutEvents = "workout-events"
     public var zoneProfiles = "zone-profiles"

@@ -5,7 +5,7 @@ import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
 
-/// The topology's second keyed stage (CONTRACT.md section 4, `person-summaries`), as Kafka
+/// The topology's second keyed stage (docs/contract.md, `person-summaries`), as Kafka
 /// Streams does a re-keying: the workers send each finished workout with a person to the
 /// repartition topic, keyed by the person; this stage consumes it in a group of its own
 /// (`<group_id>.people`), keeps each person's log per partition, and after each workout it

@@ -7,7 +7,7 @@ import ZoneKafka
 /// line; `/metrics` exports it as `zonestream_build_info`.
 struct ZoneStreamVersion {
     /// ZoneStream's own version (CHANGELOG.md; docs/versioning.md says what a change means).
-    static let release = "0.6.0"
+    static let release = "0.7.0"
 
     static var commit: String { GeneratedBuildInfo.commit }
 
