@@ -20,6 +20,10 @@ public struct LiveSessionState: Sendable, Equatable {
 
     public let session: String
     public let person: String?
+    /// The person's display name (profile `name`), for boards; nil when the profile has none.
+    public let name: String?
+    /// The class or studio slot from `session_start`.
+    public let sessionClass: String?
     public let activity: String
     public let startTimestamp: Int64
     public let latestTimestamp: Int64
@@ -29,6 +33,9 @@ public struct LiveSessionState: Sendable, Equatable {
     /// The person's maximum heart rate (profile `max_hr`, else from age as the system zones
     /// compute it), nil when unknown; boards show the current heart rate as a share of it.
     public let maximumHeartRate: Double?
+    /// Points, calories and work so far, credited through each quantity's last accepted
+    /// sample, as `durations` are.
+    public let effort: WorkoutEffort
 
     /// The current heart rate in percent of ``maximumHeartRate``, rounded; nil when either is
     /// unknown.
@@ -57,8 +64,8 @@ extension WorkoutSession {
                     durations: track.durations, samples: track.acceptedSamples))
         }
         return LiveSessionState(
-            session: id, person: person, activity: activity, startTimestamp: startTimestamp,
-            latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups,
-            maximumHeartRate: SystemZones.maximumHeartRate(for: profile))
+            session: id, person: person, name: profile?.name, sessionClass: sessionClass, activity: activity,
+            startTimestamp: startTimestamp, latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups,
+            maximumHeartRate: SystemZones.maximumHeartRate(for: profile), effort: effort)
     }
 }

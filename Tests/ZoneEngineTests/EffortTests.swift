@@ -179,3 +179,25 @@ extension EffortTests {
         #expect(summary.zoneGroups == (h.end(at: 10)?.zoneGroups ?? []))
     }
 }
+
+extension EffortTests {
+    /// Live views carry the effort so far (through the last accepted sample, as durations),
+    /// the class and the profile's display name.
+    @Test func aLiveSessionShowsItsEffortClassAndName() throws {
+        let profile = PersonProfile(person: "p", name: "Lena K.", age: 45, weightKg: 62, sex: .female)
+        var h = EngineHarness()
+        h.profiles["p"] = profile
+        h.send(.sessionStart(SessionStartRequest(person: "p", sessionClass: "club/hill-repeats")), at: 0)
+        for second in stride(from: 0.0, through: 60, by: 10) { h.hr(130, at: second) }
+        h.power(200, at: 0)
+        h.power(200, at: 10)
+        let state = try #require(h.live).liveState(profile: profile)
+        #expect(state.name == "Lena K.")
+        #expect(state.sessionClass == "club/hill-repeats")
+        // 60 s credited at 130 (band 3): 3.0 points; the sample at 60 s is still open.
+        #expect(state.effort.heartRate?.intensityMs == [0, 0, 0, 60000, 0, 0])
+        #expect(state.effort.heartRate?.pointsTenths == 30)
+        #expect(state.effort.heartRate?.caloriesKcal == 8)
+        #expect(state.effort.kilojoulesTenths == 20)
+    }
+}

@@ -5,11 +5,14 @@ extension OutputEncoder {
     /// One live session as the operator's endpoint shows it (`/sessions/{id}`): the shapes of
     /// the contract's outputs (configuration, zones, `zone_durations`) for what is live now.
     ///
-    /// `{"session","person","activity","start_ts","latest_ts","paused","max_hr","percent_max_hr","zone_groups":{quantity:
+    /// `{"session","person","name","class","activity","start_ts","latest_ts","paused","max_hr","percent_max_hr",
+    /// "points","calories_kcal","kilojoules","zone_groups":{quantity:
     /// {"configuration","current_zone","current_value","samples","zone_durations"}}}`, where a
     /// quantity without zones has null configuration and current_zone and empty zone_durations.
     /// `max_hr` is the person's maximum heart rate (profile `max_hr`, else from age) and
     /// `percent_max_hr` the current heart rate as a rounded share of it; both null when unknown.
+    /// `name` is the profile's display name; `points`, `calories_kcal` and `kilojoules` are the
+    /// effort so far, each null where the finished workout would not count it.
     public static func liveSession(_ state: LiveSessionState) -> [UInt8] {
         Build.dump(liveSessionValue(state))
     }
@@ -18,12 +21,17 @@ extension OutputEncoder {
         Build.object([
             "session": Build.string(state.session),
             "person": Build.optionalString(state.person),
+            "name": Build.optionalString(state.name),
+            "class": Build.optionalString(state.sessionClass),
             "activity": Build.string(state.activity),
             "start_ts": Build.integer(state.startTimestamp),
             "latest_ts": Build.integer(state.latestTimestamp),
             "paused": state.isPaused ? json_true() : json_false(),
             "max_hr": state.maximumHeartRate.map(Build.number),
             "percent_max_hr": state.percentOfMaximumHeartRate.map(Build.integer),
+            "points": state.effort.heartRate.map { Build.real(Double($0.pointsTenths) / 10) },
+            "calories_kcal": state.effort.heartRate?.caloriesKcal.map(Build.integer),
+            "kilojoules": state.effort.kilojoulesTenths.map { Build.real(Double($0) / 10) },
             "zone_groups": keyed(
                 state.zoneGroups.map { group in
                     (
