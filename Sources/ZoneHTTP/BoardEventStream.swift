@@ -23,6 +23,8 @@ struct BoardEventStream: Sendable {
     let settings: BoardSettings
     /// Only sessions whose id or person starts with this (one gym's screen on a shared instance).
     let prefix: String
+    /// Only sessions of this class (`/board?class=`; empty: every class).
+    let sessionClass: String
     /// Released when the stream ends.
     let clients: BoardClients
 
@@ -37,7 +39,8 @@ struct BoardEventStream: Sendable {
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 while !Task.isCancelled && !Task.isShuttingDownGracefully {
                     let shown = BoardChangeTracker.select(
-                        await feed.tiles(maxAge: settings.updateInterval), prefix: prefix, limit: settings.maxSessions)
+                        await feed.tiles(maxAge: settings.updateInterval), prefix: prefix, sessionClass: sessionClass,
+                        limit: settings.maxSessions)
                     let update = tracker.changes(to: shown)
                     if update.sessions.isEmpty && update.removed.isEmpty && !tracker.isFirst {
                         try await writer.write(ByteBuffer(string: ": idle\n\n"))
@@ -87,12 +90,17 @@ struct BoardChangeTracker {
     private(set) var sent: [String: UInt64] = [:]
     var isFirst = true
 
-    /// The sessions a board shows: matching `prefix` (by id or person), the first `limit` by
-    /// id (`tiles` are sorted by id).
-    static func select(_ tiles: [BoardFeed.Tile], prefix: String, limit: Int) -> ArraySlice<BoardFeed.Tile> {
-        guard !prefix.isEmpty else { return tiles.prefix(limit) }
-        return tiles.lazy.filter { $0.session.hasPrefix(prefix) || ($0.person?.hasPrefix(prefix) ?? false) }
-            .prefix(limit).reduce(into: []) { $0.append($1) }[...]
+    /// The sessions a board shows: matching `prefix` (by id or person) and `sessionClass`
+    /// (when given, the session's class exactly), the first `limit` by id (`tiles` are sorted
+    /// by id).
+    static func select(
+        _ tiles: [BoardFeed.Tile], prefix: String, sessionClass: String = "", limit: Int
+    ) -> ArraySlice<BoardFeed.Tile> {
+        guard !prefix.isEmpty || !sessionClass.isEmpty else { return tiles.prefix(limit) }
+        return tiles.lazy.filter { tile in
+            (prefix.isEmpty || tile.session.hasPrefix(prefix) || (tile.person?.hasPrefix(prefix) ?? false))
+                && (sessionClass.isEmpty || tile.sessionClass == sessionClass)
+        }.prefix(limit).reduce(into: []) { $0.append($1) }[...]
     }
 
     /// The sessions new or changed since the last call, and the ids no longer shown.

@@ -15,6 +15,7 @@ actor BoardFeed {
     struct Tile: Sendable {
         let session: String
         let person: String?
+        let sessionClass: String?
         let revision: UInt64
         /// `OutputEncoder.liveSession` of the session at `revision`.
         let json: [UInt8]
@@ -46,7 +47,8 @@ actor BoardFeed {
         return entries.sorted { $0.state.session < $1.state.session }.map { entry in
             if let tile = encoded[entry.state.session], tile.revision == entry.revision { return tile }
             return Tile(
-                session: entry.state.session, person: entry.state.person, revision: entry.revision,
+                session: entry.state.session, person: entry.state.person, sessionClass: entry.state.sessionClass,
+                revision: entry.revision,
                 json: OutputEncoder.liveSession(entry.state))
         }
     }

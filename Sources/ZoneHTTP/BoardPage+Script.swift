@@ -1,6 +1,7 @@
 extension BoardPage {
     /// The board's script: follows `board/events`, renders and sizes the tiles, keeps the
-    /// class clock and the "no signal" state, and sorts by zone on request (`?sort=zone`).
+    /// class clock and the "no signal" state, and sorts by zone or points on request
+    /// (`?sort=zone`, `?sort=points`); ids and names are ordered naturally (`0-4` before `0-39`).
     static let script = #"""
 "use strict";
 const board = document.getElementById("board");
@@ -73,22 +74,31 @@ function makeTile(id) {
   tile.className = "tile";
   tile.dataset.session = id;
   tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
-    '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div><div class="other"></div>' +
+    '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div>' +
+    '<div class="effort"></div><div class="other"></div>' +
     '<div class="minutes"></div><div class="minutes-labels"></div>';
   return tile;
 }
 
-// The person's name, else the session id shortened to its distinctive end.
+// The profile's display name, else the person's id, else the session id shortened to its
+// distinctive end.
 function label(session) {
+  if (session.name) return session.name;
   if (session.person) return session.person;
   const id = session.session;
   return id.length <= 14 ? id : "…" + id.slice(-12);
 }
 
+// Natural order: digits compare as numbers, so gym1/0-4 comes before gym1/0-39.
+const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+
 // Board options from the address: ?sort=zone puts the hardest-working first; ?max_gap_ms=N
 // is the processor's max_gap_ms (default 10000), after which a silent sensor shows "no signal".
 const options = new URLSearchParams(location.search);
-const sortByZone = options.get("sort") === "zone";
+const sortBy = options.get("sort");
+const sortByZone = sortBy === "zone" || sortBy === "points";
+const classShown = options.get("class");
+if (classShown) document.getElementById("class").textContent = classShown;
 const maxGapMs = Number(options.get("max_gap_ms")) || 10000;
 const latest = new Map();
 const starts = new Map();
@@ -112,17 +122,27 @@ function refreshTimes() {
 
 function sortTiles() {
   if (!sortByZone) return;
+  const key = sortBy === "points" ? "points" : "zone";
   const ordered = [...tiles.values()].sort((a, b) =>
-    (Number(b.dataset.zone) - Number(a.dataset.zone)) || a.dataset.sort.localeCompare(b.dataset.sort));
+    (Number(b.dataset[key]) - Number(a.dataset[key])) || natural.compare(a.dataset.sort, b.dataset.sort));
   ordered.forEach(tile => board.appendChild(tile));
 }
 
 function insertSorted(tile, name) {
-  tile.dataset.sort = name.toLowerCase();
+  tile.dataset.sort = name;
   for (const other of board.children) {
-    if (other.dataset.sort > tile.dataset.sort) { board.insertBefore(tile, other); return; }
+    if (natural.compare(other.dataset.sort, tile.dataset.sort) > 0) { board.insertBefore(tile, other); return; }
   }
   board.appendChild(tile);
+}
+
+// Effort so far: points and calories where counted, else the work in kJ.
+function effortText(session) {
+  const parts = [];
+  if (session.points !== null && session.points !== undefined) parts.push(`${session.points.toFixed(1)} pts`);
+  if (session.calories_kcal !== null && session.calories_kcal !== undefined) parts.push(`${session.calories_kcal} kcal`);
+  if (!parts.length && session.kilojoules !== null && session.kilojoules !== undefined) parts.push(`${session.kilojoules.toFixed(1)} kJ`);
+  return parts.join(" · ");
 }
 
 function render(session) {
@@ -138,6 +158,8 @@ function render(session) {
   const zones = group && group.zone_durations ? group.zone_durations : [];
   const current = group && group.current_zone ? group.current_zone.index : 0;
   tile.dataset.zone = current;
+  tile.dataset.points = session.points || 0;
+  tile.querySelector(".effort").textContent = effortText(session);
   tile.dataset.quantity = quantity || "";
   tile.style.backgroundColor = zoneColour(current);
   tile.classList.toggle("light", lightZones.has(current));

@@ -24,6 +24,7 @@ enum BoardPage {
   header { display: flex; align-items: baseline; gap: 18px; padding: 12px 18px; background: #1b2026; }
   header h1 { margin: 0; font-size: 22px; letter-spacing: 0.5px; }
   header .status { font-size: 14px; color: #9aa5b1; }
+  header .class { font-size: 22px; font-weight: 700; }
   header .status.live::before { content: "\25CF "; color: #4caf50; }
   header .status.down::before { content: "\25CF "; color: #e53935; }
   #legend { margin-left: auto; display: flex; gap: 6px; font-size: 12px; }
@@ -51,6 +52,7 @@ enum BoardPage {
   .tile .value small { font-size: calc(var(--scale) * 13px); font-weight: 500; opacity: 0.85; margin-left: 3px; }
   .tile .zone { font-size: calc(var(--scale) * 14px); font-weight: 600; }
   .tile .other { font-size: calc(var(--scale) * 12px); opacity: 0.85; }
+  .tile .effort { font-size: calc(var(--scale) * 14px); font-weight: 600; }
   .tile.paused { opacity: 0.55; }
   .tile.nosignal { background: repeating-linear-gradient(135deg, #2b3138 0 12px, #363d45 12px 24px) !important; color: #cfd8dc; }
   .tile.nosignal .zone::after { content: " · no signal"; }
@@ -66,6 +68,7 @@ enum BoardPage {
 <body>
 <header>
   <h1>ZoneStream</h1>
+  <span id="class" class="class"></span>
   <span id="status" class="status">connecting…</span>
   <span id="count" class="status"></span>
   <span id="clock" class="status"></span>

@@ -56,7 +56,8 @@ public struct OperatorEndpoint: Sendable {
             }
             return BoardEventStream(
                 feed: boardFeed, settings: board,
-                prefix: request.uri.queryParameters.get("prefix") ?? "", clients: boardClients
+                prefix: request.uri.queryParameters.get("prefix") ?? "",
+                sessionClass: request.uri.queryParameters.get("class") ?? "", clients: boardClients
             ).response()
         }
         return router

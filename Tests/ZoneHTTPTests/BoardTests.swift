@@ -43,6 +43,23 @@ import ZoneEngine
         #expect(shown.map(\.session) == ["gym1/a"])
     }
 
+    /// `/board?class=` shows one class's sessions, with or without a prefix.
+    @Test func aBoardCanShowOneClass() {
+        func entry(_ id: String, class sessionClass: String?) -> LiveSessionEntry {
+            var session = WorkoutSession(
+                id: id, startTimestamp: 0, person: nil, activity: "cycling", sessionClass: sessionClass, profile: nil)
+            _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
+            return LiveSessionEntry(state: session.liveState(profile: nil), revision: 1, partition: 0)
+        }
+        let tiles = BoardFeed.refreshed([], with: [
+            entry("gym1/a", class: "spin-0700"), entry("gym1/b", class: "yoga-0800"), entry("gym2/c", class: "spin-0700"),
+            entry("gym1/d", class: nil),
+        ])
+        #expect(BoardChangeTracker.select(tiles, prefix: "", sessionClass: "spin-0700", limit: 10).map(\.session) == ["gym1/a", "gym2/c"])
+        #expect(BoardChangeTracker.select(tiles, prefix: "gym1/", sessionClass: "spin-0700", limit: 10).map(\.session) == ["gym1/a"])
+        #expect(BoardChangeTracker.select(tiles, prefix: "", limit: 10).count == 4)
+    }
+
     /// The feed encodes a session once per revision and keeps the list sorted by id.
     @Test func feedReusesTheJSONOfUnchangedSessions() {
         let first = BoardFeed.refreshed([], with: [Self.entry("b", revision: 1), Self.entry("a", revision: 1)])
@@ -50,7 +67,7 @@ import ZoneEngine
         let decoded = try? JSONSerialization.jsonObject(with: Data(first[0].json)) as? [String: Any]
         #expect(decoded?["session"] as? String == "a")
         // A tile with a stale JSON but the same revision stays as it was: it was not encoded again.
-        let marked = [BoardFeed.Tile(session: "a", person: nil, revision: 1, json: Array("marker".utf8)), first[1]]
+        let marked = [BoardFeed.Tile(session: "a", person: nil, sessionClass: nil, revision: 1, json: Array("marker".utf8)), first[1]]
         let second = BoardFeed.refreshed(marked, with: [Self.entry("a", revision: 1), Self.entry("b", revision: 2)])
         #expect(second[0].json == Array("marker".utf8))
         #expect(second[1].revision == 2 && second[1].session == "b")
