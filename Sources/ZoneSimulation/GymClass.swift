@@ -68,14 +68,32 @@ public struct GymClass: Sendable {
         }
     }
 
-    /// Profiles for members with a person: age and resting rate, FTP for cyclists.
+    /// Profiles for members with a person: display name, age, resting rate, weight and sex
+    /// (so calories are counted), FTP for cyclists.
     public func profiles(topic: String) -> [Record] {
-        members.compactMap { member in
+        members.enumerated().compactMap { index, member in
             guard let person = member.person else { return nil }
-            var fields = ["\"person\":\"\(person)\"", "\"age\":\(Int(member.age))", "\"resting_hr\":\(Int(member.restingHR))"]
+            var fields = [
+                "\"person\":\"\(person)\"", "\"name\":\"\(Self.displayName(member.name, index: index))\"",
+                "\"age\":\(Int(member.age))", "\"resting_hr\":\(Int(member.restingHR))",
+                "\"weight_kg\":\(55 + (index * 7) % 40)", "\"sex\":\"\(index % 2 == 0 ? "female" : "male")\"",
+            ]
             if let ftp = member.ftp { fields.append("\"ftp\":\(Int(ftp))") }
             return Record(topic: topic, key: person, value: "{\(fields.joined(separator: ","))}")
         }
+    }
+
+    /// A member's name as a board shows it: `maria3` becomes `Maria C.` (the surname's initial
+    /// from the index, so names in a large class stay distinct).
+    static func displayName(_ name: String, index: Int) -> String {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let base = name.prefix { $0.isLetter }
+        return base.prefix(1).uppercased() + base.dropFirst() + " " + String(letters[index % letters.count]) + "."
+    }
+
+    /// The class a member's session belongs to: bikes in the spin studio, the rest in HIIT.
+    func className(of member: Member) -> String {
+        member.ftp == nil ? "studio-2/hiit" : "studio-1/spin"
     }
 
     /// The class plan: effort from 0 (rest) to 1 (all out) at a second of the class.
@@ -103,6 +121,7 @@ public struct GymClass: Sendable {
                 var start = "\"session_start\""
                 if let person = member.person { start += ",\"person\":\"\(person)\"" }
                 start += ",\"activity\":\"\(member.multiSport ? "multisport" : (member.ftp == nil ? "running" : "cycling"))\""
+                start += ",\"class\":\"\(className(of: member))\""
                 if let zones = member.appZones {
                     start += ",\"zones\":{\"heart_rate\":{\"boundaries\":[\(zones.map { String(Int($0)) }.joined(separator: ","))]}}"
                 }
