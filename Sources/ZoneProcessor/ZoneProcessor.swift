@@ -146,7 +146,10 @@ public final class ZoneProcessor: Sendable {
         let deliveryThread = JoinableThread(name: "zs-delivery") {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
         }
-        let personStage = try PersonStage(configuration: configuration, logger: logger)
+        let personStage = try PersonStage(configuration: configuration, logger: logger) { [self] error in
+            fatalError.withLockedValue { $0 = $0 ?? error }
+            stop()
+        }
         try personStage.start()
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)

@@ -12,11 +12,12 @@ import ZoneKafka
 /// counts produces the person's summary and their log to the person changelog, which the
 /// next owner of the partition restores.
 ///
-/// Each batch goes out in two steps before its input offsets are committed: summaries and
-/// dead letters first (flushed), then the changed logs. A stop between the steps replays
-/// workouts the changelog does not hold yet, so their summaries repeat with identical
+/// At-least-once, each batch goes out in two steps before its input offsets are committed:
+/// summaries and dead letters first (flushed), then the changed logs. A stop between the steps
+/// replays workouts the changelog does not hold yet, so their summaries repeat with identical
 /// content; a stop after both replays workouts the logs hold, which count nothing again. No
-/// workout is counted twice and no summary is lost, in either processing guarantee.
+/// workout is counted twice and no summary is lost. Exactly-once, a batch is one transaction
+/// (`<transactional_id_prefix>-people`) of summaries, dead letters, logs and input offsets.
 final class PersonStage: RebalanceListener, @unchecked Sendable {
     // @unchecked: the mutable state below is touched only on the stage's own thread: in its
     // loop and in the rebalance callbacks librdkafka calls from that loop's poll. `running` is
@@ -28,6 +29,10 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     private let restorer: PersonTableRestorer
     private let running = Atomic<Bool>(true)
     private var thread: JoinableThread?
+    /// Exactly-once: the producer is transactional and a transaction is always open.
+    private let transactional: Bool
+    /// Told when the stage cannot go on (a transaction failed): the processor stops.
+    private let onFatal: @Sendable (ProcessorError) -> Void
 
     /// Per owned partition of the repartition topic: its persons' logs.
     private var tables: [Int32: [String: PersonTrainingLog]] = [:]
@@ -44,11 +49,26 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     /// The consumer group of the stage, beside the workers' group.
     static func groupID(of configuration: ProcessorConfiguration) -> String { configuration.groupID + ".people" }
 
-    init(configuration: ProcessorConfiguration, logger: Logger) throws(KafkaError) {
+    init(
+        configuration: ProcessorConfiguration, logger: Logger, onFatal: @escaping @Sendable (ProcessorError) -> Void
+    ) throws {
         self.configuration = configuration
         self.logger = logger
+        self.onFatal = onFatal
+        transactional = configuration.guarantee == .exactlyOnce
         consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: Self.groupID(of: configuration), logger: logger)
-        producer = try KafkaProducer(configuration: configuration.kafka)
+        if transactional {
+            let id = "\(configuration.transactionalIDPrefix)-people"
+            producer = try KafkaProducer(configuration: configuration.kafka, properties: KafkaProducer.transactionalProperties(id: id))
+            do {
+                try producer.initTransactions()
+                try producer.beginTransaction()
+            } catch {
+                throw ProcessorError(.startingTransactions, reason: "person stage: \(error)")
+            }
+        } else {
+            producer = try KafkaProducer(configuration: configuration.kafka)
+        }
         restorer = try PersonTableRestorer(configuration: configuration, logger: logger)
     }
 
@@ -160,24 +180,52 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     /// Sends the batch's outputs, then its changed logs, and commits its offsets once both
     /// are delivered; what is not delivered stays uncommitted and is read again later.
     private func finishBatch() {
-        guard hasUncommitted, deliver() else { return }
-        for (partition, persons) in changedLogs {
-            for person in persons {
-                guard let log = tables[partition]?[person] else { continue }
-                let origin = OutputOrigin(topic: configuration.topics.personChangelog, partition: partition, offset: -1, key: Array(person.utf8), value: nil)
-                produce(topic: configuration.topics.personChangelog, key: person, value: log.snapshot(), partition: partition, origin: origin)
-            }
-        }
-        changedLogs.removeAll()
+        guard hasUncommitted else { return }
+        if transactional { return commitTransaction() }
         guard deliver() else { return }
-        let offsets = nextOffsets.map {
-            TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value)
-        }
+        produceChangedLogs()
+        guard deliver() else { return }
         do {
             try consumer.commit(offsets)
             hasUncommitted = false
         } catch {
             logger.warning("person stage commit failed; will retry", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private var offsets: [TopicPartition] {
+        nextOffsets.map { TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value) }
+    }
+
+    private func produceChangedLogs() {
+        for (partition, persons) in changedLogs {
+            for person in persons {
+                guard let log = tables[partition]?[person] else { continue }
+                let origin = OutputOrigin(
+                    topic: configuration.topics.personChangelog, partition: partition, offset: -1, key: Array(person.utf8),
+                    value: nil)
+                produce(
+                    topic: configuration.topics.personChangelog, key: person, value: log.snapshot(), partition: partition,
+                    origin: origin)
+            }
+        }
+        changedLogs.removeAll()
+    }
+
+    /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,
+    /// which commits; a failure stops the processor (a restart restores the committed state).
+    private func commitTransaction() {
+        produceChangedLogs()
+        do {
+            try producer.sendOffsetsToTransaction(offsets, consumer: consumer)
+            try producer.commitTransaction()
+            hasUncommitted = false
+            tracker = DeliveryTracker()
+            try producer.beginTransaction()
+        } catch {
+            if error.failure == .abortRequired { try? producer.abortTransaction() }
+            running.store(false, ordering: .releasing)
+            onFatal(ProcessorError(.committingTransaction, reason: "person stage: \(error)"))
         }
     }
 

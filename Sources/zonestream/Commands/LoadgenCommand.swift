@@ -162,28 +162,38 @@ struct LoadgenCommand: AsyncParsableCommand {
         guard dropouts == 0 && duplicates == 0 && late == 0 && malformed == 0 else {
             throw SettingsError(description: "--check needs clean traffic (no injected faults)")
         }
-        try checkResults(expected: expected, expectedChanges: oracle.expectedZoneChanges(), kafka: kafka, logger: logger)
+        try checkResults(
+            expected: expected, expectedChanges: oracle.expectedZoneChanges(),
+            expectedSummaries: oracle.expectedPersonSummaries(), kafka: kafka, logger: logger)
     }
 
-    /// Reads `workouts-finished` and `zone-changes` (read_committed) until every expected output
-    /// has arrived (or the timeout): each expected finished workout and zone-change event must be
-    /// there, and every copy of it (repeats are allowed after a failure, unless --exactly-once)
-    /// must equal the oracle's.
+    /// Reads `workouts-finished`, `zone-changes` and `person-summaries` (read_committed) until
+    /// every expected output has arrived (or the timeout): each expected finished workout,
+    /// zone-change event and person summary must be there, and every copy of it (repeats are
+    /// allowed after a failure, unless --exactly-once) must equal the oracle's.
     private func checkResults(
-        expected: [String: Any], expectedChanges: [String: Any], kafka: KafkaConfiguration, logger: Logger
+        expected: [String: Any], expectedChanges: [String: Any], expectedSummaries: [String: Any],
+        kafka: KafkaConfiguration, logger: Logger
     ) throws {
         let reader = try OutputReader(kafka: kafka, logger: logger, isolation: "read_committed")
         defer { reader.close() }
         var finished = OutputTally(expected: expected, idField: "session")
         var changes = OutputTally(expected: expectedChanges, idField: "event_id")
+        var summaries = OutputTally(expected: expectedSummaries, idField: "person")
         let deadline = Date().addingTimeInterval(Double(checkTimeoutS))
         let tally: (KafkaRecord) -> Void = { record in
             guard let value = record.value,
                 let object = try? JSONSerialization.jsonObject(with: Data(value)) as? [String: Any]
             else { return }
-            if record.topic == "workouts-finished" { finished.add(object) } else { changes.add(object) }
+            switch record.topic {
+            case "workouts-finished": finished.add(object)
+            case "person-summaries": summaries.add(object)
+            default: changes.add(object)
+            }
         }
-        while !(finished.isComplete && changes.isComplete) && Date() < deadline { reader.poll(tally) }
+        while !(finished.isComplete && changes.isComplete && summaries.isComplete) && Date() < deadline {
+            reader.poll(tally)
+        }
         var aborted = ""
         if exactlyOnce {
             // A repeat may come after the last first copy: read on to the end of every partition
@@ -199,8 +209,10 @@ struct LoadgenCommand: AsyncParsableCommand {
                 + "(\(max(0, uncommitted - committed)) in aborted transactions, hidden)"
                 + (complete ? "" : ", end of the topics not reached")
         }
-        print("check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes"))\(aborted)")
-        for tally in [finished, changes] {
+        print(
+            "check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes")); "
+                + "\(summaries.summary(noun: "person summaries"))\(aborted)")
+        for tally in [finished, changes, summaries] {
             guard let (id, got) = tally.firstMismatch,
                 let wanted = try? JSONSerialization.data(withJSONObject: tally.expected[id]!, options: [.sortedKeys]),
                 let actual = try? JSONSerialization.data(withJSONObject: got, options: [.sortedKeys])
@@ -208,7 +220,7 @@ struct LoadgenCommand: AsyncParsableCommand {
             print("expected \(id): \(String(decoding: wanted, as: UTF8.self))")
             print("actual   \(id): \(String(decoding: actual, as: UTF8.self))")
         }
-        guard finished.isCorrect && changes.isCorrect else { throw ExitCode.failure }
+        guard finished.isCorrect && changes.isCorrect && summaries.isCorrect else { throw ExitCode.failure }
         if exactlyOnce && (finished.repeats > 0 || changes.repeats > 0) { throw ExitCode.failure }
     }
 }

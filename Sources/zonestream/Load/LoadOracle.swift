@@ -41,6 +41,21 @@ struct LoadOracle {
         return expected
     }
 
+    /// The expected `person_summary` events by person id, as JSON objects, for the persons with
+    /// one workout in the run: theirs is fixed. (A person with several has summaries whose
+    /// order follows the order their workouts reach the person stage, which is not fixed.)
+    func expectedPersonSummaries() -> [String: Any] {
+        let byPerson = Dictionary(grouping: sink.finished.filter { $0.person != nil }) { $0.person ?? "" }
+        var writer = PersonSummaryWriter()
+        var expected: [String: Any] = [:]
+        for (person, workouts) in byPerson where workouts.count == 1 {
+            var log = PersonTrainingLog(person: person)
+            guard let summary = log.count(CountedWorkout(workouts[0])) else { continue }
+            expected[person] = try? JSONSerialization.jsonObject(with: Data(writer.write(summary)))
+        }
+        return expected
+    }
+
     /// The expected `workout_finished` events by session id, as JSON objects.
     func expectedFinished() -> [String: Any] {
         var expected: [String: Any] = [:]

@@ -4,7 +4,7 @@ import ZoneKafka
 
 /// A reader of every partition of the output topics from the beginning, with no group.
 final class OutputReader {
-    static let topics = ["workouts-finished", "zone-changes"]
+    static let topics = ["workouts-finished", "zone-changes", "person-summaries"]
     let consumer: KafkaConsumer
     let partitions: [TopicPartition]
     private(set) var recordsRead = 0
