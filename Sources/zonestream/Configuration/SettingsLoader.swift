@@ -113,6 +113,11 @@ struct SettingsLoader {
             }
         }
         for quantity in Quantity.allCases { _ = try normalization(quantity) }
+        if let violation = GuardedKafkaProperty.violation(in: kafkaProperties, source: { key in
+            sources[SettingKey.kafkaPropertyPrefix + key].map { " (from \($0))" } ?? ""
+        }) {
+            throw SettingsError(description: violation)
+        }
         do {
             try KafkaConfiguration(bootstrapServers: "", properties: kafkaProperties).validate()
         } catch {

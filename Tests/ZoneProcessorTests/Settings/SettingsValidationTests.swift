@@ -43,6 +43,14 @@ struct SettingsValidationTests {
         Refusal(arguments: ["--set", "kafka.properties.no.such.property=1"], environment: [:], mentions: ["no.such.property"]),
         Refusal(arguments: ["--set", "normalize.heart_rate.boundaries=150,120"], environment: [:], mentions: ["normalize.heart_rate.boundaries", "150,120"]),
         Refusal(arguments: ["--config", "/no/such/zonestream.yaml"], environment: [:], mentions: ["/no/such/zonestream.yaml", "does not exist"]),
+        // librdkafka properties the processing guarantees rest on, each naming the setting in charge.
+        Refusal(arguments: ["--set", "kafka.properties.enable.auto.commit=true"], environment: [:], mentions: ["enable.auto.commit", "processing_guarantee"]),
+        Refusal(arguments: ["--set", "kafka.properties.enable.auto.offset.store=true"], environment: [:], mentions: ["enable.auto.offset.store", "processing_guarantee"]),
+        Refusal(arguments: ["--set", "kafka.properties.isolation.level=read_uncommitted"], environment: [:], mentions: ["isolation.level", "read_uncommitted", "processing_guarantee"]),
+        Refusal(arguments: ["--set", "kafka.properties.group.id=other"], environment: [:], mentions: ["group.id", "group_id"]),
+        Refusal(arguments: ["--set", "kafka.properties.transactional.id=x"], environment: [:], mentions: ["transactional.id", "transactional_id_prefix"]),
+        Refusal(arguments: ["--set", "kafka.properties.acks=0"], environment: [:], mentions: ["'acks'", "'0'", "--set kafka.properties.acks=0", "processing_guarantee"]),
+        Refusal(arguments: [], environment: ["ZONESTREAM_KAFKA_PROPERTIES_ENABLE_IDEMPOTENCE": "false"], mentions: ["enable.idempotence", "processing_guarantee"]),
     ]
 
     @Test(arguments: refusals)
