@@ -43,6 +43,10 @@ public struct OperatorEndpoint: Sendable {
             let raw = try context.parameters.require("id")
             return session(raw.removingPercentEncoding ?? raw)
         }
+        router.get("people/:id") { _, context in
+            let raw = try context.parameters.require("id")
+            return person(raw.removingPercentEncoding ?? raw)
+        }
         router.get("board") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
@@ -86,6 +90,16 @@ public struct OperatorEndpoint: Sendable {
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: OutputEncoder.liveSession(entry.state))))
+    }
+
+    /// A person's latest `person_summary`, from the group-wide table of `person-summaries`.
+    func person(_ id: String) -> Response {
+        guard let summary = processor.personSummaries.summary(of: id) else {
+            let quoted = String(decoding: OutputEncoder.jsonString(id), as: UTF8.self)
+            return Self.json(.notFound, #"{"error":"no summary for this person","person":\#(quoted)}"#)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: summary)))
     }
 
     static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {

@@ -21,6 +21,9 @@ public final class ZoneProcessor: Sendable {
     /// The live state of this instance's sessions, published by the workers at each commit
     /// interval when `publishesLiveSessions` is on; read it from any thread.
     public let sessionDirectory: LiveSessionDirectory
+    /// Every person's latest summary, read from `person-summaries` when
+    /// `publishesLiveSessions` is on; read it from any thread.
+    public let personSummaries = PersonSummaryTable()
     private let lagReporter: ConsumerLagReporter
     let logger: Logger
     let state = NIOLockedValueBox(State.created)
@@ -164,6 +167,14 @@ public final class ZoneProcessor: Sendable {
             }
         }
         defer { sessionDirectory.group.stop() }
+        if configuration.publishesLiveSessions {
+            do {
+                try personSummaries.start(configuration: configuration, logger: logger)
+            } catch {
+                logger.warning("/people views off: the person-summaries topic cannot be read", metadata: ["error": "\(error)"])
+            }
+        }
+        defer { personSummaries.stop() }
 
         let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger) { [self] in
             advance(to: .running(assigned: true))

@@ -94,6 +94,20 @@ struct OperatorEndpointTests {
                 try client("/sessions/http-a").status == 404 ? true : nil
             }
             #expect(gone == true)
+
+            // Its workout reaches the person's summary, which any instance answers for.
+            let summary = try Self.poll { () throws -> [String: Any]? in
+                let response = try client("/people/maria")
+                guard response.status == 200 else { return nil }
+                return try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
+            }
+            let person = try #require(summary, "no summary for maria")
+            #expect(person["type"] as? String == "person_summary")
+            #expect(person["last_session"] as? String == "http-a")
+            #expect((person["days_28"] as? [String: Any])?["workouts"] as? Int == 1)
+            let nobody = try client("/people/nobody-here")
+            #expect(nobody.status == 404)
+            #expect(nobody.body == #"{"error":"no summary for this person","person":"nobody-here"}"#)
         }
     }
 

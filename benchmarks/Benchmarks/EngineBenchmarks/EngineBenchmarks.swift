@@ -9,7 +9,8 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .instructions],
         scalingFactor: .mega, maxDuration: .seconds(3), maxIterations: 20)
     let settings = EngineSettings()
-    let profile = PersonProfile(person: "p", age: 40, functionalThresholdPower: 250)
+    // Every effort figure counted: a known maximum (bands, points), age, weight and sex (calories).
+    let profile = PersonProfile(person: "p", age: 40, functionalThresholdPower: 250, weightKg: 70, sex: .male)
     // A heart rate that drifts across zones the way a workout does.
     let values: [Double] = (0..<1024).map { (index: Int) -> Double in 120.0 + 40.0 * sin(Double(index) / 40.0) }
 
