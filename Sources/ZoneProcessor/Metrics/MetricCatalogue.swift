@@ -13,6 +13,7 @@ public enum MetricCatalogue {
         "zonestream_rebalances_total": "Consumer-group rebalances this instance took part in.",
         "zonestream_changelog_records_total": "Changelog records written (session states, tombstones, retention markers).",
         "zonestream_sessions_restored_total": "Live sessions restored from the changelog after partitions were assigned.",
+        "zonestream_changelog_records_refused_total": "Changelog records a restore could not read (corrupt, another format, a key that is not its session's), skipped.",
         "zonestream_partitions_restoring": "Assigned partitions whose state is still being restored from the changelog.",
         "zonestream_outputs_retried_total": "Outputs produced again after librdkafka gave up on them with a retriable error.",
         "zonestream_outputs_rejected_total": "Outputs the broker refused for good; their inputs are dead-lettered as output_rejected.",

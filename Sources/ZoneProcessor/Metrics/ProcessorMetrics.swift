@@ -21,6 +21,9 @@ public final class ProcessorMetrics: Sendable {
     public let changelogRecords = Atomic<Int>(0)
     /// Sessions restored from the changelog, and the time restores took in all.
     public let sessionsRestored = Atomic<Int>(0)
+    /// Changelog records a restore could not read (corrupt, another format, a key that is not
+    /// its session's): skipped, logged and counted.
+    public let changelogRecordsRefused = Atomic<Int>(0)
     public let restoreMicroseconds = Atomic<Int>(0)
     /// Partitions assigned to this instance whose state is still being restored.
     public let partitionsRestoring = Atomic<Int>(0)
@@ -123,10 +126,14 @@ public final class ProcessorMetrics: Sendable {
         exported.changelogRecords.increment(by: count)
     }
 
-    func countRestore(sessions: Int, microseconds: Int) {
+    func countRestore(sessions: Int, microseconds: Int, refused: Int = 0) {
         sessionsRestored.add(sessions, ordering: .relaxed)
         restoreMicroseconds.add(microseconds, ordering: .relaxed)
         exported.sessionsRestored.increment(by: sessions)
+        if refused > 0 {
+            changelogRecordsRefused.add(refused, ordering: .relaxed)
+            exported.changelogRecordsRefused.increment(by: refused)
+        }
     }
 
     func restoring(_ change: Int) {
@@ -158,6 +165,7 @@ extension ProcessorMetrics {
         let rebalances: Counter
         let changelogRecords: Counter
         let sessionsRestored: Counter
+        let changelogRecordsRefused: Counter
         let partitionsRestoring: Gauge
         let outputsRetried: Counter
         let outputsRejected: Counter
@@ -185,6 +193,7 @@ extension ProcessorMetrics {
             rebalances = counter("zonestream_rebalances_total")
             changelogRecords = counter("zonestream_changelog_records_total")
             sessionsRestored = counter("zonestream_sessions_restored_total")
+            changelogRecordsRefused = counter("zonestream_changelog_records_refused_total")
             partitionsRestoring = Gauge(label: "zonestream_partitions_restoring", dimensions: [], factory: factory)
             outputsRetried = counter("zonestream_outputs_retried_total")
             outputsRejected = counter("zonestream_outputs_rejected_total")

@@ -40,6 +40,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     private var nextOffsets: [Int32: Int64] = [:]
     /// Logs changed in the current batch, by partition and person, written in its second step.
     private var changedLogs: [Int32: Set<String>] = [:]
+    private var commitFailures = RepeatedWarning("person stage commit failed; will retry")
     /// Whether records were handled since the last commit.
     private var hasUncommitted = false
     private var tracker = DeliveryTracker()
@@ -189,7 +190,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
             try consumer.commit(offsets)
             hasUncommitted = false
         } catch {
-            logger.warning("person stage commit failed; will retry", metadata: ["error": "\(error)"])
+            commitFailures.log(to: logger, metadata: ["error": "\(error)"])
         }
     }
 

@@ -47,6 +47,11 @@ enum ChangelogRecord {
         switch value[0] {
         case sessionKind:
             let session = try WorkoutSession(snapshot: UnsafeRawBufferPointer(rebasing: value[9...]))
+            // Restored under its key, a snapshot of another session would be a phantom one that
+            // later finishes a workout no input ever started.
+            guard session.id == keyText else {
+                throw SnapshotError("changelog key '\(keyText.prefix(128))' holds the snapshot of session '\(session.id)'")
+            }
             return .session(session, appliedThrough: appliedThrough)
         case finishedKind:
             guard value.count == 17, keyText.hasPrefix(finishedPrefix) else { throw SnapshotError("malformed finished marker") }

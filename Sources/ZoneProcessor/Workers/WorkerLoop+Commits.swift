@@ -126,7 +126,7 @@ extension WorkerLoop {
         } catch {
             // Not fatal: retried with the next commit; if it never lands, the work is replayed
             // (outputs repeat with identical content, which the contract allows).
-            context.logger.warning("commit failed; will retry", metadata: ["error": "\(error)"])
+            commitFailures.log(to: context.logger, metadata: ["error": "\(error)"])
         }
     }
 

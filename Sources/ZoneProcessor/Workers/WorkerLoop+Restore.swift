@@ -36,7 +36,8 @@ extension WorkerLoop {
             state.assignedOffset = committedOffset(of: partition)
             context.budget.add(restored.sessions.count)
             let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-            context.metrics.countRestore(sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000))
+            context.metrics.countRestore(
+                sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000), refused: restored.recordsRefused)
             if restored.recordsRead > 0 {
                 context.logger.info("partition restored", metadata: [
                     "partition": .stringConvertible(partition), "sessions": .stringConvertible(restored.sessions.count),

@@ -31,6 +31,8 @@ struct WorkerLoop {
     var changelogRewrites: Set<Int32> = []
     /// Offsets whose commit failed (e.g. during a rebalance): retried with the next commit.
     var unacknowledgedOffsets: [Int32: Int64] = [:]
+    /// "commit failed; will retry", at most once per 10 s with the count of the others.
+    var commitFailures = RepeatedWarning("commit failed; will retry")
     /// Counted locally, published once per batch.
     var recordsCounted = 0
     var samplesCounted = 0
