@@ -26,8 +26,11 @@ extension WorkoutSession {
         guard end > start else { return }
         let length = end - start
         track.coveredMs += length
-        track.valueMs += track.lastValue * Double(length)
-        track.heartRateEffort?.credit(value: track.lastValue, length)
+        if track.quantity == .cyclingPower {
+            track.valueMs += track.lastValue * Double(length)
+        } else {
+            track.heartRateEffort?.credit(value: track.lastValue, length)
+        }
         if let normalization = settings.normalization[track.quantity] {
             track.creditNormalized(zone: normalization.zoneIndex(of: track.lastValue), length)
         }

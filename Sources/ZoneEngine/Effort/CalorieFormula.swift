@@ -30,9 +30,9 @@ struct CalorieFormula: Sendable, Equatable {
         slope = constants[1]
     }
 
-    /// Whether a heart rate burns energy by the formula (its rate is above 0).
-    @inline(__always)
-    func burns(at heartRate: Double) -> Bool { slope * heartRate + intercept > 0 }
+    /// The heart rate where the formula's rate crosses 0; above it the rate is positive. (Near
+    /// it the rate is near 0, so which side a value falls on changes nothing that shows.)
+    var floor: Double { -intercept / slope }
 
     /// Whole kilocalories, halves away from zero, for `milliseconds` of burning intervals whose
     /// heart rate times their length adds up to `heartRateMilliseconds`.

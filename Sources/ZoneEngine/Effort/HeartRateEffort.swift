@@ -12,14 +12,14 @@ struct HeartRateEffort: Sendable {
         self.parameters = parameters
     }
 
-    /// Credits an interval of `length` milliseconds covered by `value`. No allocation.
+    /// Credits an interval of `length` milliseconds covered by `value`. No allocation, and no
+    /// branch that depends on the value.
     @inline(__always)
     mutating func credit(value: Double, _ length: Int64) {
         bandMs[parameters.band(of: value)] += length
-        if let calories = parameters.calories, calories.burns(at: value) {
-            calorieMs += length
-            calorieValueMs += value * Double(length)
-        }
+        let burning: Int64 = value > parameters.calorieFloor ? 1 : 0
+        calorieMs += burning &* length
+        calorieValueMs += Double(burning) * value * Double(length)
     }
 
     /// The figures a finished workout (or a live view) reports.

@@ -12,6 +12,9 @@ public final class HeartRateEffortParameters: Sendable {
     /// The smallest double in band 1 ... band 5: a value v is in band k when v >= floor k-1.
     let bandFloors: InlineArray<5, Double>
     let calories: CalorieFormula?
+    /// The heart rate above which the calorie formula's rate is above 0 (infinity without a
+    /// formula): the per-sample path compares with it instead of working out the rate.
+    let calorieFloor: Double
 
     /// The effort parameters of `profile`, nil when it gives no usable maximum.
     static func make(from profile: PersonProfile?) -> HeartRateEffortParameters? {
@@ -40,6 +43,7 @@ public final class HeartRateEffortParameters: Sendable {
         }
         bandFloors = floors
         self.calories = calories
+        calorieFloor = calories?.floor ?? .infinity
     }
 
     /// For a maximum that does not fit ``ScaledDecimal`` (over 100,000, or more than seven
@@ -52,6 +56,7 @@ public final class HeartRateEffortParameters: Sendable {
         for band in 0..<5 { floors[band] = Double(band + 5) * approximateMaximum / 10 }
         bandFloors = floors
         self.calories = calories
+        calorieFloor = calories?.floor ?? .infinity
     }
 
     /// The smallest double >= numerator / denominator, both below 2^53 (so exact as doubles).
@@ -62,11 +67,11 @@ public final class HeartRateEffortParameters: Sendable {
         return error < 0 ? quotient.nextUp : quotient
     }
 
-    /// The intensity band (0 ... 5) of a heart rate.
+    /// The intensity band (0 ... 5) of a heart rate: how many band floors it reaches (they
+    /// increase), counted without branches.
     @inline(__always)
     func band(of value: Double) -> Int {
-        var band = 0
-        while band < 5 && value >= bandFloors[band] { band += 1 }
-        return band
+        (value >= bandFloors[0] ? 1 : 0) + (value >= bandFloors[1] ? 1 : 0) + (value >= bandFloors[2] ? 1 : 0)
+            + (value >= bandFloors[3] ? 1 : 0) + (value >= bandFloors[4] ? 1 : 0)
     }
 }
