@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Prometheus
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
+import ZoneHTTP
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
@@ -26,6 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Random seed (same seed, same class).")
     var seed: UInt64 = 7
 
+    @Option(help: "Port of the gym board and the operator endpoint on 127.0.0.1 (0: any free port; -1: none).")
+    var httpPort = 8080
+
     func run() async throws {
         let logger = Logs.bootstrap(level: "warning")
         let cluster = try EmbeddedBroker.start(brokers: 1, partitions: 4)
@@ -34,20 +39,34 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.commitIntervalMs = 500
         configuration.createTopicPartitions = 0  // the embedded broker has its topics
-        let processor = ZoneProcessor(configuration: configuration, logger: logger)
+        configuration.publishesLiveSessions = httpPort >= 0
+        let registry = PrometheusCollectorRegistry()
+        let processor = ZoneProcessor(
+            configuration: configuration, logger: logger, metricsFactory: MetricsExposition.makeFactory(registry: registry))
         let gymClass = GymClassService(
             kafka: kafka, processor: processor, logger: logger, members: members, seconds: seconds, tickMs: tickMs,
             seed: seed)
         // The class ends the group when it is over; SIGTERM or SIGINT ends it early. Either way
         // the processor drains, commits and stops, and every client is gone before the broker.
+        var services: [any Service] = [BlockingService.processor(processor), gymClass]
+        if httpPort >= 0 {
+            // The wall board of the class while it runs, on loopback.
+            services.append(
+                RunCommand.operatorServer(
+                    processor: processor, registry: registry,
+                    board: BoardSettings(updateInterval: .milliseconds(500)),
+                    host: "127.0.0.1", port: httpPort, logger: logger,
+                    onListening: { address in
+                        // Unbuffered, so the address shows at once even when stdout is a pipe or a file.
+                        FileHandle.standardOutput.write(Data("The class on the gym board: \(address)\n\n".utf8))
+                    }))
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [
-                    .init(service: BlockingService.processor(processor), successTerminationBehavior: .gracefullyShutdownGroup,
-                          failureTerminationBehavior: .gracefullyShutdownGroup),
-                    .init(service: gymClass, successTerminationBehavior: .gracefullyShutdownGroup,
-                          failureTerminationBehavior: .gracefullyShutdownGroup),
-                ],
+                services: services.map {
+                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                          failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         withExtendedLifetime(cluster) {}

@@ -85,16 +85,27 @@ struct RunCommand: AsyncParsableCommand {
         let board = BoardSettings(
             updateInterval: .milliseconds(loader.integer("http.board_interval_ms")),
             maxSessions: loader.integer("http.board_max_sessions"), maxClients: loader.integer("http.max_board_clients"))
+        return Self.operatorServer(
+            processor: processor, registry: registry, board: board, host: loader.string("http.host"),
+            port: loader.integer("http.port"), logger: logger)
+    }
+
+    /// The operator's HTTP endpoint (metrics, health, sessions, people, the board) as a service;
+    /// logs "http endpoint listening" with its port and board address, and tells `onListening`.
+    static func operatorServer(
+        processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings, host: String, port: Int,
+        logger: Logger, onListening: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> some Service {
         let endpoint = OperatorEndpoint(processor: processor, registry: registry, board: board)
-        let host = loader.string("http.host")
         return Application(
             router: endpoint.makeRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: loader.integer("http.port"))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
+                let address = "http://\(host):\(port)/board"
                 logger.info(
-                    "http endpoint listening",
-                    metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "http://\(host):\(port)/board"])
+                    "http endpoint listening", metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "\(address)"])
+                onListening(address)
             },
             logger: logger)
     }
