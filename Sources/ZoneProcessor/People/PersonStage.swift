@@ -106,7 +106,9 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         for partition in partitions.map(\.partition) {
             do {
-                tables[partition] = try restorer.restore(partition: partition, timeoutMs: 300_000)
+                tables[partition] = try restorer.restore(partition: partition, timeoutMs: 300_000) { [self] in
+                    !running.load(ordering: .acquiring)
+                }
                 logger.debug("person table restored", metadata: [
                     "partition": .stringConvertible(partition), "persons": .stringConvertible(tables[partition]?.count ?? 0)])
             } catch {

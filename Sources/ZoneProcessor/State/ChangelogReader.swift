@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import ZoneKafka
+
+/// Reads one partition of a changelog topic from its start to the end it had when the read
+/// began, with a consumer of its own (no group): how a newly assigned partition's state is
+/// rebuilt, for the workers' sessions (``ChangelogRestorer``) and the person stage's logs
+/// (``PersonTableRestorer``).
+final class ChangelogReader {
+    let topic: String
+    private let consumer: KafkaConsumer
+    /// Read partitions are forwarded here and read in batches.
+    private let queue: KafkaQueue
+    private let logger: Logger
+
+    init(configuration: ProcessorConfiguration, topic: String, logger: Logger, batchSize: Int) throws(KafkaError) {
+        self.topic = topic
+        self.logger = logger
+        consumer = try KafkaConsumer(
+            configuration: configuration.kafka, groupID: nil, logger: logger,
+            properties: ["fetch.wait.max.ms": "10", "fetch.max.bytes": "52428800"])
+        queue = consumer.makeQueue(batchSize: batchSize)
+    }
+
+    deinit { consumer.close() }
+
+    /// Reads `partition` from its start to its end as of now, handing `apply` each record in
+    /// order, until `timeoutMs`. `isStopping`: checked while reading; true ends the read with an
+    /// error (the processor is shutting down and will not apply the partition).
+    func read(
+        partition: Int32, timeoutMs: Int, isStopping: () -> Bool, _ apply: (KafkaRecord) -> Void
+    ) throws(ProcessorError) {
+        do {
+            try readRecords(partition: partition, timeoutMs: timeoutMs, isStopping: isStopping, apply)
+        } catch let error as ProcessorError {
+            throw error
+        } catch {
+            throw ProcessorError(.restoring, partition: partition, reason: "\(topic): \(error)")
+        }
+    }
+
+    private func readRecords(
+        partition: Int32, timeoutMs: Int, isStopping: () -> Bool, _ apply: (KafkaRecord) -> Void
+    ) throws {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        let (low, high) = try watermarks(partition, until: deadline, isStopping: isStopping)
+        guard high > low else { return }
+        let start = TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)
+        // Forward before assigning: once assigned, librdkafka starts fetching at once and
+        // sends the partition's records to the consumer's own queue, which nobody reads here,
+        // until it is forwarded. Records fetched in that window were lost to the read: it
+        // then either waited for them until the timeout, or (when later records came through)
+        // ended without them. A forward made by the application is kept by the fetch start.
+        consumer.forward(start, to: queue)
+        try consumer.assign([start])
+        defer {
+            consumer.stopForwarding(start)
+            try? consumer.assign([])
+        }
+        var next = low
+        var failure: KafkaError?
+        while next < high && failure == nil {
+            if isStopping() {
+                throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
+            }
+            guard Date() < deadline else {
+                throw ProcessorError(
+                    .restoring, partition: partition,
+                    reason: "\(topic) not read to offset \(high) within \(timeoutMs) ms (at \(next))")
+            }
+            let consumed = queue.consumeBatch(timeoutMs: 5) { record in
+                if let error = record.error {
+                    failure = error
+                    return
+                }
+                // The queue can still hold records of the partition read before this one
+                // (fetched ahead), or stale ones of an earlier read: neither may end this read
+                // early or overwrite newer state.
+                guard record.partition == partition, record.offset >= next else { return }
+                next = record.offset + 1
+                apply(record)
+            }
+            // In exactly-once mode a changelog is written in transactions: its last offsets
+            // can be commit markers or aborted records, which are never delivered, so the last
+            // record read can stay below the end. The consumer's position moves past them.
+            if consumed == 0 && next < high, let position = try consumer.positions([start]).first?.offset, position >= high {
+                next = position
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The partition's watermarks, asked again until `deadline` when the broker does not
+    /// answer in time: a broker slow to answer (a loaded machine, a leader moving) is not a
+    /// reason to stop the processor, and the read has its own deadline.
+    private func watermarks(_ partition: Int32, until deadline: Date, isStopping: () -> Bool) throws -> (low: Int64, high: Int64) {
+        var attempts = 0
+        while true {
+            do {
+                return try consumer.watermarks(TopicPartition(topic: topic, partition: partition))
+            } catch {
+                attempts += 1
+                if isStopping() {
+                    throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
+                }
+                guard Date() < deadline else { throw error }
+                if attempts == 1 {
+                    logger.warning("changelog watermarks not answered; asking again", metadata: [
+                        "topic": "\(topic)", "partition": .stringConvertible(partition), "error": "\(error)"])
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import ZoneProcessor
+import ZoneTestSupport
+
+/// The person stage as a consumer of its own topic: what a hand or another program writes to
+/// the repartition topic is read like any input, a valid record counted, a bad one dead-lettered
+/// with its reason while the partition goes on.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct PersonStageTests {
+    static let good = #"{"schema":1,"type":"person_workout","person":"pia","session":"pia-1","start_ts":1717200000000,"end_ts":1717200600000,"duration_ms":600000,"points_tenths":125,"calories_kcal":80,"kilojoules_tenths":0}"#
+
+    @Test(arguments: BrokerKind.selected)
+    func handWrittenRecordsOnTheRepartitionTopicAreCountedOrDeadLettered(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2)
+        defer { broker.stop() }
+        let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "people"))
+        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["person-summaries", "zonestream-dlq"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let topic = "zonestream-person-workouts"
+        let bad: [(key: String, value: String, reason: String)] = [
+            ("pia", "{not json", "malformed_json"),
+            ("pia", #"{"schema":1,"type":"person_workout","person":"pia","session":"pia-2"}"#, "missing_field"),
+            ("pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":"long""#), "bad_type"),
+            ("someone-else", Self.good, "key_mismatch"),
+            ("pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":5"#), "out_of_range"),
+        ]
+        for record in bad { try input.send(topic, key: record.key, value: Array(record.value.utf8)) }
+        try input.send(topic, key: "pia", value: Array(Self.good.utf8))
+        try input.send(topic, key: "pia", value: Array(Self.good.utf8))  // delivered again: counted once
+        try input.flush()
+        let arrived = collector.wait {
+            $0.records("zonestream-dlq").count >= bad.count && !$0.records("person-summaries").isEmpty
+        }
+        #expect(running.stop() == nil)
+        #expect(arrived, "dead letters and the summary")
+        let letters = try collector.records("zonestream-dlq").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any])
+        }
+        // Keyed by person: records of different keys may sit on different partitions.
+        #expect(letters.map { $0["reason"] as? String ?? "" }.sorted() == bad.map(\.reason).sorted())
+        #expect(letters.allSatisfy { $0["topic"] as? String == topic })
+        let summaries = collector.records("person-summaries")
+        #expect(summaries.count == 1, "the same workout twice is counted once")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((summaries.first?.value ?? "").utf8)) as? [String: Any])
+        #expect(summary["person"] as? String == "pia")
+        #expect((summary["days_7"] as? [String: Any])?["points"] as? Double == 12.5)
+        #expect((summary["days_7"] as? [String: Any])?["calories_kcal"] as? Int == 80)
+        #expect(summaries.first?.key == "pia")
+    }
+}
