@@ -75,7 +75,7 @@ function makeTile(id) {
   tile.dataset.session = id;
   tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
     '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div>' +
-    '<div class="effort"></div><div class="other"></div>' +
+    '<div class="effort"><span class="first"></span><span class="rest"></span></div><div class="other"></div>' +
     '<div class="minutes"></div><div class="minutes-labels"></div>';
   return tile;
 }
@@ -136,13 +136,14 @@ function insertSorted(tile, name) {
   board.appendChild(tile);
 }
 
-// Effort so far: points and calories where counted, else the work in kJ.
-function effortText(session) {
+// Effort so far: points and calories where counted, else the work in kJ. Small tiles keep the
+// first part only (the points), the rest is in the tile's tooltip.
+function effortParts(session) {
   const parts = [];
   if (session.points !== null && session.points !== undefined) parts.push(`${session.points.toFixed(1)} pts`);
   if (session.calories_kcal !== null && session.calories_kcal !== undefined) parts.push(`${session.calories_kcal} kcal`);
   if (!parts.length && session.kilojoules !== null && session.kilojoules !== undefined) parts.push(`${session.kilojoules.toFixed(1)} kJ`);
-  return parts.join(" · ");
+  return parts;
 }
 
 function render(session) {
@@ -159,7 +160,10 @@ function render(session) {
   const current = group && group.current_zone ? group.current_zone.index : 0;
   tile.dataset.zone = current;
   tile.dataset.points = session.points || 0;
-  tile.querySelector(".effort").textContent = effortText(session);
+  const effort = effortParts(session);
+  tile.querySelector(".effort .first").textContent = effort[0] || "";
+  tile.querySelector(".effort .rest").textContent = effort.slice(1).map(part => ` · ${part}`).join("");
+  tile.querySelector(".effort").title = effort.join(" · ");
   tile.dataset.quantity = quantity || "";
   tile.style.backgroundColor = zoneColour(current);
   tile.classList.toggle("light", lightZones.has(current));

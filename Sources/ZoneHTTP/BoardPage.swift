@@ -32,27 +32,32 @@ enum BoardPage {
   body { display: flex; flex-direction: column; overflow: hidden; }
   #board { flex: 1; min-height: 0; display: grid; gap: var(--gap); padding: var(--gap);
            grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); align-content: start; }
-  #board.dense .minutes, #board.dense .minutes-labels, #board.dense .activity, #board.dense .other { display: none; }
-  #board.dense .tile .name { font-size: calc(var(--scale) * 13px); }
+  #board.dense .minutes, #board.dense .minutes-labels, #board.dense .activity, #board.dense .other,
+  #board.dense .zone, #board.dense .effort .rest { display: none; }
+  /* The lines a tile keeps never give up their height to the others. */
+  .tile .name, .tile .reading, .tile .zone, .tile .effort { flex-shrink: 0; }
+  /* Legible from across the room: however small the tiles, names, effort and zone are at least
+     14 px and the value 22 px (the board's minimum sizes, checked by the browser test). */
+  #board.dense .tile .name { font-size: max(14px, calc(var(--scale) * 13px)); }
   /* Small tiles keep percent of max beside the value and drop the unit instead. */
   #board.dense .tile .value small { display: none; }
-  #board.dense .tile .percent { font-size: calc(var(--scale) * 14px); flex-shrink: 0; }
-  #board.dense .tile .value { font-size: calc(var(--scale) * 28px); }
+  #board.dense .tile .percent { font-size: max(14px, calc(var(--scale) * 14px)); flex-shrink: 0; }
+  #board.dense .tile .value { font-size: max(22px, calc(var(--scale) * 28px)); line-height: 1.05; }
   #board.dense .tile { padding: calc(var(--scale) * 6px) calc(var(--scale) * 8px); }
   #empty { padding: 40px; text-align: center; color: #9aa5b1; font-size: 18px; }
   /* A column: the minute bars take what height is left, so their labels are never cut off. */
   .tile { display: flex; flex-direction: column; border-radius: 10px; padding: calc(var(--scale) * 8px) calc(var(--scale) * 12px); background: #455a64; color: #fff;
           transition: background-color 0.6s ease; overflow: hidden; min-width: 0; min-height: 0; }
   .tile.light { color: #111; }
-  .tile .name { font-weight: 700; font-size: calc(var(--scale) * 18px); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .tile .name { font-weight: 700; font-size: max(14px, calc(var(--scale) * 18px)); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .tile .activity { font-size: calc(var(--scale) * 11px); opacity: 0.8; text-transform: capitalize; }
-  .tile .value { font-size: calc(var(--scale) * 32px); font-weight: 700; line-height: 1.15; }
+  .tile .value { font-size: max(22px, calc(var(--scale) * 32px)); font-weight: 700; line-height: 1.15; }
   .tile .reading { display: flex; align-items: baseline; justify-content: space-between; gap: 4px; white-space: nowrap; }
   .tile .percent { font-size: calc(var(--scale) * 24px); font-weight: 700; opacity: 0.95; }
   .tile .value small { font-size: calc(var(--scale) * 13px); font-weight: 500; opacity: 0.85; margin-left: 3px; }
-  .tile .zone { font-size: calc(var(--scale) * 14px); font-weight: 600; }
+  .tile .zone { font-size: max(14px, calc(var(--scale) * 14px)); font-weight: 600; }
   .tile .other { font-size: calc(var(--scale) * 12px); opacity: 0.85; }
-  .tile .effort { font-size: calc(var(--scale) * 14px); font-weight: 600; }
+  .tile .effort { font-size: max(14px, calc(var(--scale) * 14px)); font-weight: 600; white-space: nowrap; }
   .tile.paused { opacity: 0.55; }
   .tile.nosignal { background: repeating-linear-gradient(135deg, #2b3138 0 12px, #363d45 12px 24px) !important; color: #cfd8dc; }
   .tile.nosignal .zone::after { content: " · no signal"; }

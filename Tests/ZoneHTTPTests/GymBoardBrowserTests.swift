@@ -138,6 +138,24 @@ struct GymBoardBrowserTests {
         let percentInside = "[...document.querySelectorAll('.tile')].every(t => { const p = t.querySelector('.percent').getBoundingClientRect(); "
             + "const r = t.getBoundingClientRect(); return p.width === 0 || p.right <= r.right + 0.5; })"
         #expect(try browser.evaluate(percentInside) as? Bool == true)
+        // Legible from across the room: every shown name, zone and effort at least 14 px and the
+        // value 22 px, each shown whole (its box as high as its text, inside its tile).
+        let shown = { (selector: String) in
+            "[...document.querySelectorAll('\(selector)')].filter(e => getComputedStyle(e).display !== 'none' && e.textContent.trim())"
+        }
+        for (selector, minimum) in [(".tile .name", 14.0), (".tile .zone", 14.0), (".tile .effort", 14.0), (".tile .value", 22.0)] {
+            let size = try browser.evaluate("Math.min(1000, ...\(shown(selector)).map(e => parseFloat(getComputedStyle(e).fontSize)))")
+            #expect((size as? Double ?? 0) >= minimum, "\(selector): \(String(describing: size)) px, \(members) members at \(width) px")
+            let whole = "\(shown(selector)).every(e => { const r = e.getBoundingClientRect(), t = e.closest('.tile').getBoundingClientRect(); "
+                + "return r.height >= 0.9 * parseFloat(getComputedStyle(e).fontSize) && r.bottom <= t.bottom + 0.5; })"
+            #expect(try browser.evaluate(whole) as? Bool == true, "\(selector) cut off with \(members) members at \(width) px")
+        }
+        // Members with a profile show their display name and their points so far (and calories
+        // where the tiles are large enough).
+        let named = "[...document.querySelectorAll('.tile .name')].filter(n => / [A-Z]\\.$/.test(n.textContent)).length"
+        #expect(try browser.evaluate(named) as? Int == withProfile, "named tiles")
+        let points = "[...document.querySelectorAll('.tile .effort')].filter(e => /^\\d+\\.\\d pts · \\d+ kcal$/.test(e.title)).length"
+        #expect(try browser.evaluate(points) as? Int == withProfile, "tiles with points and calories")
         // The legend shows all nine zone colours.
         #expect(try browser.evaluate("document.querySelectorAll('#legend span').length") as? Int == 9)
         let png = try browser.screenshot()

@@ -24,7 +24,7 @@ public final class PersonSummaryTable: Sendable {
     func start(configuration: ProcessorConfiguration, logger: Logger) throws(KafkaError) {
         let topic = configuration.topics.personSummaries
         let consumer = try KafkaConsumer(
-            configuration: configuration.kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "100"])
+            configuration: configuration.kafka, groupID: nil, logger: logger, properties: PersonStage.lowRateFetching)
         let partitions = try consumer.partitionCount(topic: topic)
         try consumer.assign((0..<Int32(partitions)).map { TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning) })
         let table = self

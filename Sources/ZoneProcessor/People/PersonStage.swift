@@ -47,6 +47,11 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     private var codec = PersonWorkoutCodec()
     private var writer = PersonSummaryWriter()
 
+    /// Fetching for a topic of a few records a second: long waits, small pre-fetch queues.
+    static let lowRateFetching = [
+        "fetch.wait.max.ms": "500", "queued.min.messages": "1000", "queued.max.messages.kbytes": "1024",
+    ]
+
     /// The consumer group of the stage, beside the workers' group.
     static func groupID(of configuration: ProcessorConfiguration) -> String { configuration.groupID + ".people" }
 
@@ -57,7 +62,12 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         self.logger = logger
         self.onFatal = onFatal
         transactional = configuration.guarantee == .exactlyOnce
-        consumer = try KafkaConsumer(configuration: configuration.kafka, groupID: Self.groupID(of: configuration), logger: logger)
+        // One record per finished workout: long fetch waits, so an idle stage costs the brokers
+        // two empty fetches a second instead of the workers' hundreds (a broker answers a fetch
+        // as soon as data arrives, so summaries are not held back by it).
+        consumer = try KafkaConsumer(
+            configuration: configuration.kafka, groupID: Self.groupID(of: configuration), logger: logger,
+            properties: Self.lowRateFetching)
         if transactional {
             let id = "\(configuration.transactionalIDPrefix)-people"
             producer = try KafkaProducer(configuration: configuration.kafka, properties: KafkaProducer.transactionalProperties(id: id))
