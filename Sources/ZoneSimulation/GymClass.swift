@@ -56,12 +56,14 @@ public struct GymClass: Sendable {
     }
 
     /// Gives every session id and person id a prefix (session ids stay short: prefix-index),
-    /// so runs with other seeds never share a person with other metrics.
-    public mutating func renameSessions(prefix: String) {
+    /// so runs with other seeds never share a person with other metrics, and classes that
+    /// share a person prefix share their members.
+    public mutating func renameSessions(prefix: String, personPrefix: String? = nil) {
+        let personPrefix = personPrefix ?? prefix
         for index in members.indices {
             let member = members[index]
             members[index] = Member(
-                session: "\(prefix)-\(index)", person: member.person.map { "\(prefix)-\($0)" }, name: member.name,
+                session: "\(prefix)-\(index)", person: member.person.map { "\(personPrefix)-\($0)" }, name: member.name,
                 age: member.age,
                 restingHR: member.restingHR, ftp: member.ftp, heartRate: member.heartRate, pause: member.pause,
                 multiSport: member.multiSport, appZones: member.appZones)

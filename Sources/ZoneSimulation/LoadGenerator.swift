@@ -11,7 +11,7 @@ public struct LoadGenerator: Sendable {
     public init(plan: TrafficPlan) {
         self.plan = plan
         var gym = GymClass(memberCount: plan.members, durationSeconds: plan.sessionSeconds, seed: plan.seed, startMs: plan.startMs)
-        gym.renameSessions(prefix: plan.sessionPrefix)
+        gym.renameSessions(prefix: plan.sessionPrefix, personPrefix: plan.personPrefix)
         self.gym = gym
         random = SplitMix64(seed: plan.seed &+ 0x5eed)
     }

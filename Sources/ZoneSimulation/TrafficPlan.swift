@@ -13,6 +13,9 @@ public struct TrafficPlan: Sendable {
     public var seriesLength = 1
     /// Session ids get this prefix, so runs do not collide.
     public var sessionPrefix = "lg"
+    /// Person ids get this prefix (the session prefix when nil): plans that share it share
+    /// their members, so each member's workouts over several classes build a history.
+    public var personPrefix: String?
     /// Simulated start time of the class, ms since the epoch.
     public var startMs: Int64 = 1_717_200_000_000
 

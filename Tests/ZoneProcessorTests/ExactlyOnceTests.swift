@@ -82,6 +82,41 @@ struct ExactlyOnceTests {
         }
     }
 
+    /// The person stage killed while it counts: classes of 30 s on six days, the same members
+    /// in each, so finished workouts reach the person stage all through the run; one instance
+    /// is SIGKILLed once summaries flow and started again. Exactly once: no person summary
+    /// twice, and each person's latest summary counts every workout once (the oracle's).
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func aPersonStageKilledWhileCountingCountsEachWorkoutOnce(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
+        defer { broker.stop() }
+        var instances = [
+            try Self.instance(broker, guarantee: .exactlyOnce, instance: "a"),
+            try Self.instance(broker, guarantee: .exactlyOnce, instance: "b"),
+        ]
+        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["person-summaries"])
+        defer { collector.stop() }
+        let loadgen = try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "30", "--session-seconds", "30",
+            "--days", "6", "--rate", "600", "--prefix", "people", "--check", "--exactly-once",
+            "--check-timeout-s", "120", "--profile-settle-ms", "500",
+        ])
+        let flowing = collector.wait(seconds: 90) { $0.records("person-summaries").count >= 24 }
+        #expect(flowing, "person summaries out")
+        #expect(instances[0].signal(SIGKILL), "SIGKILL")
+        instances[0] = try Self.instance(broker, guarantee: .exactlyOnce, instance: "a")
+        #expect(loadgen.isRunning, "the instance was killed and restarted while workouts were counted")
+        FailureTests.expectChecked(loadgen, instances)
+        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        #expect(check.contains("24 of 24 persons' latest summaries match"), "\(check)")
+        #expect(!check.contains("repeats"), "exactly once: no output twice: \(check)")
+        print("person stage after SIGKILL, exactly-once: \(check)")
+        for instance in instances {
+            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
+        }
+    }
+
     /// A zombie: instance `a` frozen (SIGSTOP) while its producer and group membership still
     /// exist, and a new instance started with its transactional id and `group.instance.id`.
     /// Once thawed, the broker itself fences the old one (no injected error), by whichever it

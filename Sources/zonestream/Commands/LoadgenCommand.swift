@@ -20,6 +20,13 @@ struct LoadgenCommand: AsyncParsableCommand {
     @Option(help: "Classes run one after another (new session ids each).") var waves = 1
     @Option(help: "Target records per second (0: flat out).") var rate = 0
     @Option(help: "Stop after this many real seconds (0: no limit); open sessions are ended.") var durationS = 0
+    @Option(help: """
+        Spread the classes over this many UTC days, the same members in each, so person \
+        summaries have history (one class a day at least: --waves grows to --days).
+        """)
+    var days = 1
+    @Option(help: "Simulated start of the first class, ms since the epoch (default: now, or --days - 1 days ago).")
+    var startTs: Int64?
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Session id prefix.") var prefix = "lg"
     @Option(help: "Fraction of samples dropped (sensor dropouts).") var dropouts = 0.0
@@ -82,26 +89,23 @@ struct LoadgenCommand: AsyncParsableCommand {
             if record.value.hasPrefix("{\"type\":\"sample") { samples += 1 }
         }
 
-        wavesLoop: for wave in 0..<waves {
-            var plan = TrafficPlan()
-            plan.members = members
-            plan.sessionSeconds = sessionSeconds
-            plan.seed = seed &+ UInt64(wave)
-            plan.dropoutFraction = dropouts
-            plan.duplicateFraction = duplicates
-            plan.lateFraction = late
-            plan.malformedFraction = malformed
-            plan.seriesLength = series
-            plan.sessionPrefix = "\(prefix)\(wave)"
-            plan.startMs = 1_717_200_000_000 + Int64(wave) * Int64(sessionSeconds + 60) * 1000
+        let schedule = ClassSchedule(
+            classes: days > 1 ? max(waves, days) : waves, days: days, classSeconds: sessionSeconds,
+            firstStartMs: startTs ?? ClassSchedule.defaultStart(days: days, nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        wavesLoop: for wave in 0..<schedule.classes {
+            let plan = trafficPlan(wave: wave, schedule: schedule)
             var generator = LoadGenerator(plan: plan)
-            for record in generator.profiles(topic: "zone-profiles") {
-                try send(record)
-                oracle.profile(key: record.key, value: record.value)
+            // Members shared by every class keep the profile of the first: a profile changed
+            // while a processor may not have read it yet would make the oracle's zones a guess.
+            if wave == 0 || plan.personPrefix == nil {
+                for record in generator.profiles(topic: "zone-profiles") {
+                    try send(record)
+                    oracle.profile(key: record.key, value: record.value)
+                }
+                try producer.flush(timeoutMs: 30_000)
+                // A profile is read when its session starts; give every instance time to read it.
+                Thread.sleep(forTimeInterval: Double(profileSettleMs) / 1000)
             }
-            try producer.flush(timeoutMs: 30_000)
-            // A profile is read when its session starts; give every instance time to read it.
-            Thread.sleep(forTimeInterval: Double(profileSettleMs) / 1000)
             var second = 0
             while !generator.isFinished {
                 if stop.isRaised || (durationS > 0 && Date().timeIntervalSince(started) >= Double(durationS)) {
@@ -132,12 +136,12 @@ struct LoadgenCommand: AsyncParsableCommand {
                     lastProgress = Date()
                     let elapsed = lastProgress.timeIntervalSince(started)
                     // Done: the share of the simulated class time sent, or of --duration-s.
-                    var done = Double(wave * sessionSeconds + second) / Double(max(1, waves * sessionSeconds))
+                    var done = Double(wave * sessionSeconds + second) / Double(max(1, schedule.classes * sessionSeconds))
                     if durationS > 0 { done = max(done, elapsed / Double(durationS)) }
                     let remaining = done > 0 ? elapsed * (1 - min(done, 1)) / done : 0
                     FileHandle.standardError.write(Data(String(
                         format: "loadgen: %d records (%d samples) in %.1f s, %.0f records/s; wave %d of %d, %.0f%% done, about %.0f s left\n",
-                        sent, samples, elapsed, Double(sent) / elapsed, wave + 1, waves, min(done, 1) * 100, remaining).utf8))
+                        sent, samples, elapsed, Double(sent) / elapsed, wave + 1, schedule.classes, min(done, 1) * 100, remaining).utf8))
                 }
             }
         }
@@ -167,19 +171,47 @@ struct LoadgenCommand: AsyncParsableCommand {
             expectedSummaries: oracle.expectedPersonSummaries(), kafka: kafka, logger: logger)
     }
 
+    private func printMismatch(id: String, expected: Any, actual: Any) {
+        func text(_ value: Any) -> String {
+            (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+        }
+        print("expected \(id): \(text(expected))")
+        print("actual   \(id): \(text(actual))")
+    }
+
+    /// The plan of one class: its seed, faults, ids (members shared by every class when the
+    /// run spans days) and simulated start.
+    private func trafficPlan(wave: Int, schedule: ClassSchedule) -> TrafficPlan {
+        var plan = TrafficPlan()
+        plan.members = members
+        plan.sessionSeconds = sessionSeconds
+        plan.seed = seed &+ UInt64(wave)
+        plan.dropoutFraction = dropouts
+        plan.duplicateFraction = duplicates
+        plan.lateFraction = late
+        plan.malformedFraction = malformed
+        plan.seriesLength = series
+        plan.sessionPrefix = "\(prefix)\(wave)"
+        plan.personPrefix = days > 1 ? prefix : nil
+        plan.startMs = schedule.startMs(ofClass: wave)
+        return plan
+    }
+
     /// Reads `workouts-finished`, `zone-changes` and `person-summaries` (read_committed) until
     /// every expected output has arrived (or the timeout): each expected finished workout,
     /// zone-change event and person summary must be there, and every copy of it (repeats are
     /// allowed after a failure, unless --exactly-once) must equal the oracle's.
     private func checkResults(
-        expected: [String: Any], expectedChanges: [String: Any], expectedSummaries: [String: Any],
+        expected: [String: Any], expectedChanges: [String: Any],
+        expectedSummaries: [String: PersonSummaryTally.Expectation],
         kafka: KafkaConfiguration, logger: Logger
     ) throws {
         let reader = try OutputReader(kafka: kafka, logger: logger, isolation: "read_committed")
         defer { reader.close() }
         var finished = OutputTally(expected: expected, idField: "session")
         var changes = OutputTally(expected: expectedChanges, idField: "event_id")
-        var summaries = OutputTally(expected: expectedSummaries, idField: "person")
+        var summaries = PersonSummaryTally(expected: expectedSummaries)
         let deadline = Date().addingTimeInterval(Double(checkTimeoutS))
         let tally: (KafkaRecord) -> Void = { record in
             guard let value = record.value,
@@ -191,7 +223,7 @@ struct LoadgenCommand: AsyncParsableCommand {
             default: changes.add(object)
             }
         }
-        while !(finished.isComplete && changes.isComplete && summaries.isComplete) && Date() < deadline {
+        while !(finished.isComplete && changes.isComplete && summaries.isCorrect) && Date() < deadline {
             reader.poll(tally)
         }
         var aborted = ""
@@ -211,16 +243,17 @@ struct LoadgenCommand: AsyncParsableCommand {
         }
         print(
             "check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes")); "
-                + "\(summaries.summary(noun: "person summaries"))\(aborted)")
-        for tally in [finished, changes, summaries] {
-            guard let (id, got) = tally.firstMismatch,
-                let wanted = try? JSONSerialization.data(withJSONObject: tally.expected[id]!, options: [.sortedKeys]),
-                let actual = try? JSONSerialization.data(withJSONObject: got, options: [.sortedKeys])
-            else { continue }
-            print("expected \(id): \(String(decoding: wanted, as: UTF8.self))")
-            print("actual   \(id): \(String(decoding: actual, as: UTF8.self))")
+                + "\(summaries.summary())\(aborted)")
+        for tally in [finished, changes] {
+            guard let (id, got) = tally.firstMismatch, let wanted = tally.expected[id] else { continue }
+            printMismatch(id: id, expected: wanted, actual: got)
+        }
+        if let (person, wanted, got) = summaries.firstMismatch {
+            printMismatch(id: person, expected: wanted, actual: got)
         }
         guard finished.isCorrect && changes.isCorrect && summaries.isCorrect else { throw ExitCode.failure }
-        if exactlyOnce && (finished.repeats > 0 || changes.repeats > 0) { throw ExitCode.failure }
+        if exactlyOnce && (finished.repeats > 0 || changes.repeats > 0 || summaries.repeats > 0) {
+            throw ExitCode.failure
+        }
     }
 }

@@ -41,19 +41,24 @@ struct LoadOracle {
         return expected
     }
 
-    /// The expected `person_summary` events by person id, as JSON objects, for the persons with
-    /// one workout in the run: theirs is fixed. (A person with several has summaries whose
-    /// order follows the order their workouts reach the person stage, which is not fixed.)
-    func expectedPersonSummaries() -> [String: Any] {
-        let byPerson = Dictionary(grouping: sink.finished.filter { $0.person != nil }) { $0.person ?? "" }
-        var writer = PersonSummaryWriter()
-        var expected: [String: Any] = [:]
-        for (person, workouts) in byPerson where workouts.count == 1 {
-            var log = PersonTrainingLog(person: person)
-            guard let summary = log.count(CountedWorkout(workouts[0])) else { continue }
-            expected[person] = try? JSONSerialization.jsonObject(with: Data(writer.write(summary)))
+    /// Each person's last `person_summary` once all their workouts are counted, in the order
+    /// the run finished them, with how many workouts they had.
+    func expectedPersonSummaries() -> [String: PersonSummaryTally.Expectation] {
+        var logs: [String: PersonTrainingLog] = [:]
+        var latest: [String: (summary: PersonSummary, workouts: Int)] = [:]
+        for workout in sink.finished {
+            guard let person = workout.person else { continue }
+            var log = logs[person] ?? PersonTrainingLog(person: person)
+            let summary = log.count(CountedWorkout(workout))
+            logs[person] = log
+            let workouts = (latest[person]?.workouts ?? 0) + 1
+            if let summary { latest[person] = (summary, workouts) }
         }
-        return expected
+        var writer = PersonSummaryWriter()
+        return latest.compactMapValues { entry in
+            (try? JSONSerialization.jsonObject(with: Data(writer.write(entry.summary))) as? [String: Any])
+                .map { PersonSummaryTally.Expectation(summary: $0, workouts: entry.workouts) }
+        }
     }
 
     /// The expected `workout_finished` events by session id, as JSON objects.
