@@ -78,15 +78,16 @@ let package = Package(
             swiftSettings: strictSettings),
         // Beside layer 5: simulated workout traffic for the demo, the load generator and tests.
         .target(name: "ZoneSimulation", swiftSettings: strictSettings),
-        // Helpers for tests, the benchmark and the fuzzer: a broker child process, the
-        // decoder's agreement with jansson. Not used by the processor.
-        .target(name: "ZoneSupport", dependencies: ["ZoneEngine", "ZoneCodecs"], swiftSettings: strictSettings),
-        // Beside layer 5: the benchmark (`zonestream bench`) and the board load run, as parts
-        // the command calls and tests can reach.
+        // The jansson reference decoder and its agreement with the fast one: the proof the
+        // differential tests and the fuzzer run. Never linked by the executable.
+        .target(name: "ZoneSupport", dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson"], swiftSettings: strictSettings),
+        // Beside layer 5, the lab: the benchmark (`zonestream bench`), the board load run and
+        // the child processes they start (a broker, a processor), as parts the command calls
+        // and tests can reach.
         .target(
             name: "ZoneBench",
             dependencies: [
-                "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneSupport",
+                "ZoneKafka", "ZoneProcessor", "ZoneSimulation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -95,8 +96,7 @@ let package = Package(
         .executableTarget(
             name: "zonestream",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP", "ZoneSupport",
-                "ZoneBench",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP", "ZoneBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ZoneTestSupport",
             dependencies: [
-                "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneSupport",
+                "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneBench",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -126,7 +126,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneProcessorTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport",
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation", "ZoneBench",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -134,10 +134,10 @@ let package = Package(
                 .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneSupport", "CRdKafka"], swiftSettings: strictSettings),
+            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneBench", "CRdKafka"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneHTTPTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSupport", "ZoneSimulation"],
+            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneBench", "ZoneSimulation"],
             swiftSettings: strictSettings),
         .testTarget(name: "ZoneBenchTests", dependencies: ["ZoneBench", "ZoneEngine", "ZoneCodecs"], swiftSettings: strictSettings),
         .testTarget(

@@ -9,7 +9,7 @@
 #
 # The mock finds a fetch's position by walking every batch its partition holds, so at 100,000
 # samples/s its cost per fetch grows all through a run, and so does every client's latency
-# (benchmarks/README.md, session 18). noida-db, the second Kafka implementation the integration
+# (benchmarks/README.md). noida-db, the second Kafka implementation the integration
 # tests run on, keeps an offset index. It keeps its data in one JSON file that it rewrites as
 # it goes, which slows it down as the file grows, so each run gets a fresh noida-db with an
 # empty data directory, and so does each client: measured second on the same noida-db, either

@@ -19,7 +19,7 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
     /// `workers` read into one queue each: their pre-fetch limits added up. With one worker's
     /// limit the baseline's queue filled while its fetches ran ahead of it, librdkafka 2.0
     /// stopped fetching for a whole second, and the baseline read nothing meanwhile: the floor
-    /// stalled 0.3 s in some runs and measured 0.9 M records/s instead of 1.6-2.2 M (session 12).
+    /// stalled 0.3 s in some runs and measured 0.9 M records/s instead of 1.6-2.2 M.
     static func properties(workers: Int) -> [String: String] {
         let perQueue = KafkaConsumer.defaultProperties["queued.max.messages.kbytes"].flatMap(Int.init) ?? 65_536
         return ["queued.max.messages.kbytes": String(perQueue * max(1, workers))]
@@ -40,7 +40,7 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)
         var count = 0
-        var window = RateWindow()
+        var window = RateWindow(total: records)
         var bytes = 0
         var timeline = ThroughputTimeline()
         let deadline = Date().addingTimeInterval(600)
@@ -50,11 +50,11 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
                 bytes &+= record.value?.count ?? 0
                 count += 1
             }
-            if count > 0 { window.start() }
+            window.note(count: count)
             timeline.note(count: count)
         }
         timeline.note(count: count, final: true)
-        let cost = window.close(records: count)
+        let cost = window.cost()
         consumer.close()
         _ = bytes
         return (cost, timeline.points)

@@ -1,7 +1,6 @@
 import Foundation
 import ZoneKafka
 import ZoneProcessor
-import ZoneSupport
 
 /// Where a benchmark's records go: a Kafka cluster the user named (`--bootstrap-servers`), on
 /// which the benchmark's topics are created, or an embedded mock cluster in a child

@@ -36,6 +36,6 @@ public enum LatencyTraffic: String, Sendable, CaseIterable {
     /// in every 10 ms step, so zone changes come at an even rate.
     case spread
     /// Every session in the same 10 ms step, every 100 ms: bursts of one zone change per
-    /// session, the worst case for the tail (and the only shape before session 11).
+    /// session, the worst case for the tail.
     case burst
 }

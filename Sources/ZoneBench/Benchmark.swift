@@ -5,7 +5,6 @@ import Synchronization
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
-import ZoneSupport
 
 /// One run of `zonestream bench`: preloads the records, measures the bare consumer, ZoneStream
 /// on synthetic and on the load generator's gym traffic (with the Kafka I/O floor and, on
@@ -137,27 +136,23 @@ public struct Benchmark: Sendable {
 
         // 3. ZoneStream end to end, at-least-once commits on.
         var configuration = ProcessorConfiguration(kafka: kafka)
-        configuration.groupID = "bench-zonestream"
-        configuration.topics.changelog = changelogPrefix + configuration.groupID
-        configuration.topics = topics
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
-        let (cost, timeline, _) = try Self.throughput(configuration: configuration, records: records, logger: logger)
+        let plain = BenchProcessorRun(
+            base: configuration, topics: topics, group: "bench-zonestream", changelogPrefix: changelogPrefix, liveViews: false)
+        let (cost, timeline, _) = try Self.throughput(configuration: plain.configuration, records: records, logger: logger)
         let rate = cost.recordsPerSecond
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
-        var withViews = configuration
-        withViews.groupID = "bench-zonestream-live-views"
-        withViews.topics.changelog = changelogPrefix + withViews.groupID
-        withViews.publishesLiveSessions = true
-        let viewsRate = try Self.throughput(configuration: withViews, records: records, logger: logger).cost.recordsPerSecond
+        let withViews = BenchProcessorRun(
+            base: configuration, topics: topics, group: "bench-zonestream-live-views", changelogPrefix: changelogPrefix,
+            liveViews: true)
+        let viewsRate = try Self.throughput(configuration: withViews.configuration, records: records, logger: logger).cost.recordsPerSecond
         print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
 
         // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
         // ZoneStream with live views on (as `run` has them) and off, on the same records.
-        var gymConfiguration = configuration
-        gymConfiguration.topics = gymTopics
         let gym = try GymRun.measure(
-            configuration: gymConfiguration, records: records, classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
+            configuration: configuration, topics: gymTopics, records: records, classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
             changelogPrefix: changelogPrefix, producer: preloadProducer, logger: logger)
         print(gym.summary)
         let peerFigures = try peer.map { name in
@@ -170,10 +165,11 @@ public struct Benchmark: Sendable {
         }
 
         // 4. Latency at a fixed rate.
-        configuration.topics = latencyTopics
-        configuration.groupID = "bench-latency"
+        let latencyRun = BenchProcessorRun(
+            base: configuration, topics: latencyTopics, group: "bench-latency", changelog: latencyTopics.changelog,
+            liveViews: false)
         let latency = try LatencyRun.measure(
-            configuration: configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
+            configuration: latencyRun.configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
             traffic: latencyTraffic, logger: logger)
         // The latency floor: the same paced traffic through the Kafka path alone, its outputs
         // as large as ZoneStream's zone changes were.
@@ -257,20 +253,19 @@ public struct Benchmark: Sendable {
             do { try processor.run() } catch { failure.withLockedValue { $0 = "\(error)" } }
         }
         var timeline = ThroughputTimeline()
-        var window = RateWindow()
+        var window = RateWindow(total: records)
         let deadline = Date().addingTimeInterval(600)
         while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
             if let error = failure.withLockedValue({ $0 }) { throw BenchError(error) }
-            // Check every 10 ms, so the end is not overshot.
-            Thread.sleep(forTimeInterval: 0.01)
+            // Check every 2 ms, so the window's edges are found to within a few thousand records.
+            Thread.sleep(forTimeInterval: 0.002)
             let count = processor.metrics.recordsIn.load(ordering: .relaxed)
-            if count > 0 { window.start() }
+            window.note(count: count)
             timeline.note(count: count, final: count >= records)
         }
-        // The clock stops when every output is delivered (commits follow asynchronously);
-        // leaving the group at shutdown is not part of the rate.
+        let cost = window.cost()
+        // Leaving the group at shutdown is not part of the rate.
         while processor.outputsInFlight > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        let cost = window.close(records: processor.metrics.recordsIn.load(ordering: .relaxed))
         processor.stop()
         thread.join()
         return (cost, timeline.points, processor.metrics)

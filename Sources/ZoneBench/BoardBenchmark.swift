@@ -4,7 +4,6 @@ import Synchronization
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
-import ZoneSupport
 
 /// The gym board at scale (`zonestream bench board`): an embedded broker and a `zonestream run`
 /// as child processes, the load generator keeping `sessions` members in class (one second of

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import ZoneSupport
 
 /// Many gym boards at once: opens `clients` streams of `/board/events` together and times, for
 /// each, its first message and its whole first board (the first period's messages, up to the

@@ -18,28 +18,31 @@ enum GymRun {
         var finishedWorkoutsPerMillionRecords: Double
         var outputRecords: Int
         var outputMeanBytes: Int
-        /// Every run of ZoneStream in order (live views on, off, off, on: the order alternated
-        /// so neither side always runs on a warmer broker); the rates above are their means.
+        /// Each client's rates over the rounds, with their median and spread; the rates above
+        /// are the medians.
+        var zoneStreamRates: Spread
+        var zoneStreamWithoutLiveViewsRates: Spread
+        var floorRates: Spread
+        var bareConsumerRates: Spread
+        /// ZoneStream (live views on) / the floor, and / the bare consumer, round by round
+        /// (each a ratio of two runs in the same round), with their median and spread.
+        var ratioToFloor: Spread
+        var ratioToBareConsumer: Spread
+        /// Every run of ZoneStream in order (live views on and off alternate).
         var liveViewRuns: [LiveViewRun]
         /// What each client's records cost this process in CPU (ZoneStream: its runs with live
-        /// views on), so the rates can be read against the machine's cores.
+        /// views on), the medians over the rounds, so the rates can be read against the cores.
         var zoneStreamCost: ClientCost
         var floorCost: ClientCost
         var bareConsumerCost: ClientCost
-        /// Each baseline's runs in order (one before ZoneStream's last two runs and one after
-        /// them for the floor; one before and one after all of them for the bare consumer);
-        /// the figures above are their means.
-        var floorRuns: [ClientCost]
-        var bareConsumerRuns: [ClientCost]
         /// (seconds since the first record, records/s) of each client, for the plot.
         var zoneStreamTimeline: [[Double]]
         var bareConsumerTimeline: [[Double]]
         var floorTimeline: [[Double]]
 
         var summary: String {
-            String(format: "bench: gym traffic %d records (%@); ZoneStream %.0f records/s, %.2f of the I/O floor, %.2f of the bare consumer",
-                mix.records, mix.summary, zoneStreamRecordsPerSecond, zoneStreamRecordsPerSecond / floorRecordsPerSecond,
-                zoneStreamRecordsPerSecond / bareConsumerRecordsPerSecond)
+            "bench: gym traffic \(mix.records) records (\(mix.summary)); ZoneStream \(zoneStreamRates.text()) records/s, "
+                + "\(ratioToFloor.text("%.2f")) of the I/O floor, \(ratioToBareConsumer.text("%.2f")) of the bare consumer"
         }
 
         var table: String {
@@ -48,16 +51,12 @@ enum GymRun {
                 "| gym traffic (load generator) | value |", "| --- | --- |",
                 row("records (by type)", "\(mix.records) (\(mix.summary)); \(mix.sessions) sessions"),
                 row("zone changes / finished workouts per million records", String(format: "%.0f / %.0f", zoneChangesPerMillionRecords, finishedWorkoutsPerMillionRecords)),
-                row("bare consumer, records/s (mean of 2)", String(format: "%.0f (runs: %@)", bareConsumerRecordsPerSecond,
-                    bareConsumerRuns.map { String(format: "%.0f", $0.recordsPerSecond) }.joined(separator: ", "))),
-                row("Kafka I/O floor, records/s (mean of 2)", String(format: "%.0f (runs: %@; %d outputs of %d bytes)", floorRecordsPerSecond,
-                    floorRuns.map { String(format: "%.0f", $0.recordsPerSecond) }.joined(separator: ", "), outputRecords, outputMeanBytes)),
-                row("ZoneStream with live views, records/s (mean of 2)", String(format: "%.0f", zoneStreamRecordsPerSecond)),
-                row("ZoneStream without live views, records/s (mean of 2)", String(format: "%.0f", zoneStreamWithoutLiveViewsRecordsPerSecond)),
-                row("ZoneStream runs in order (views on/off), records/s", liveViewRuns.map {
-                    String(format: "%@ %.0f", $0.liveViews ? "on" : "off", $0.recordsPerSecond) }.joined(separator: ", ")),
-                row("ZoneStream / floor, ZoneStream / bare consumer", String(format: "%.2f, %.2f",
-                    zoneStreamRecordsPerSecond / floorRecordsPerSecond, zoneStreamRecordsPerSecond / bareConsumerRecordsPerSecond)),
+                row("bare consumer, records/s", bareConsumerRates.text()),
+                row("Kafka I/O floor, records/s", "\(floorRates.text()) (\(outputRecords) outputs of \(outputMeanBytes) bytes)"),
+                row("ZoneStream with live views, records/s", zoneStreamRates.text()),
+                row("ZoneStream without live views, records/s", zoneStreamWithoutLiveViewsRates.text()),
+                row("ZoneStream / floor (round by round)", ratioToFloor.text("%.2f")),
+                row("ZoneStream / bare consumer (round by round)", ratioToBareConsumer.text("%.2f")),
                 row("CPU: ZoneStream (live views on)", zoneStreamCost.description),
                 row("CPU: Kafka I/O floor", floorCost.description),
                 row("CPU: bare consumer", bareConsumerCost.description),
@@ -66,10 +65,9 @@ enum GymRun {
     }
 
     static func measure(
-        configuration: ProcessorConfiguration, records: Int, classSize: GymPreload.ClassSize, floorTopic: String,
+        configuration: ProcessorConfiguration, topics: Topics, records: Int, classSize: GymPreload.ClassSize, floorTopic: String,
         changelogPrefix: String, producer: KafkaProducer, logger: Logger
     ) throws -> Figures {
-        let topics = configuration.topics
         let mix = try GymPreload.produce(records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
         let total = mix.records
         let kafka = configuration.kafka
@@ -78,86 +76,102 @@ enum GymRun {
                 kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, run: run, logger: logger)
         }
 
-        // Each baseline runs twice, before and after ZoneStream's runs, and ZoneStream's runs
-        // alternate live views on and off: bare, on, off, floor, off, on, floor, bare. So no
-        // client always runs first or last in the process (on a colder or warmer heap and
-        // broker), and each baseline's figure is the mean of two runs: its single run moved
-        // by 10-20% between benchmarks, more than anything measured against it.
-        let bare = try bareRun(1)
+        // Rounds of the four clients, the order reversed every other round (bare, on, off,
+        // floor; floor, off, on, bare; ...), so no client always runs first or last (on a
+        // colder or warmer heap and broker). Each figure is the median of its runs, and each
+        // ratio the median of the rounds' ratios, with the spread.
         var runs: [LiveViewRun] = []
         var firstRun: (timeline: [[Double]], metrics: ProcessorMetrics)?
         var floorOutputs: KafkaFloor.Outputs?
         var floorRuns: [ClientCost] = []
-        var floorTimeline: [[Double]] = []
-        for (index, group) in groups.enumerated() {
-            var run = configuration
-            run.groupID = group
-            run.topics.changelog = changelogPrefix + group
-            run.publishesLiveSessions = index == 0 || index == 3
-            run.profilesCatchUpMs = 30_000
-            let (cost, timeline, metrics) = try Benchmark.throughput(configuration: run, records: total, logger: logger)
-            runs.append(LiveViewRun(liveViews: run.publishesLiveSessions, recordsPerSecond: cost.recordsPerSecond, cost: cost))
-            if firstRun == nil { firstRun = (timeline, metrics) }
-            guard index == 1 || index == 3, let firstRun else { continue }
-            let outputs = try floorOutputs ?? outputsOf(firstRun.metrics, topics: topics, changelogPrefix: changelogPrefix, kafka: kafka, logger: logger)
-            floorOutputs = outputs
-            let floor = try KafkaFloor.measure(
-                kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total, outputs: outputs,
-                commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, run: floorRuns.count + 1,
-                logger: logger)
-            floorRuns.append(floor.cost)
-            if floorTimeline.isEmpty { floorTimeline = floor.timeline }
+        var bareRuns: [ClientCost] = []
+        var timelines: (bare: [[Double]], floor: [[Double]]) = ([], [])
+        for round in 0..<rounds {
+            let order: [Client] = round % 2 == 0 ? [.bare, .liveViews, .noLiveViews, .floor] : [.floor, .noLiveViews, .liveViews, .bare]
+            for client in order {
+                switch client {
+                case .bare:
+                    let bare = try bareRun(bareRuns.count + 1)
+                    bareRuns.append(bare.cost)
+                    if timelines.bare.isEmpty { timelines.bare = bare.timeline }
+                case .liveViews, .noLiveViews:
+                    let run = BenchProcessorRun(
+                        base: configuration, topics: topics, group: groups[runs.count], changelogPrefix: changelogPrefix,
+                        liveViews: client == .liveViews)
+                    let (cost, timeline, metrics) = try Benchmark.throughput(configuration: run.configuration, records: total, logger: logger)
+                    runs.append(LiveViewRun(liveViews: client == .liveViews, recordsPerSecond: cost.recordsPerSecond, cost: cost))
+                    if firstRun == nil { firstRun = (timeline, metrics) }
+                case .floor:
+                    guard let firstRun else { throw BenchError("bench: the floor needs a ZoneStream run before it") }
+                    let outputs = try floorOutputs
+                        ?? outputsOf(firstRun.metrics, topics: topics, changelog: changelogPrefix + groups[0], kafka: kafka, logger: logger)
+                    floorOutputs = outputs
+                    let floor = try KafkaFloor.measure(
+                        kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total, outputs: outputs,
+                        commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, run: floorRuns.count + 1,
+                        logger: logger)
+                    floorRuns.append(floor.cost)
+                    if timelines.floor.isEmpty { timelines.floor = floor.timeline }
+                }
+            }
         }
-        let bareRuns = [bare.cost, try bareRun(2).cost]
         guard let firstRun, let outputs = floorOutputs else { throw BenchError("bench: no gym run") }
         let processor = firstRun.metrics
         let zoneChanges = processor.zoneChanges.load(ordering: .relaxed)
         let finished = processor.workoutsFinished.load(ordering: .relaxed)
-        let floorCost = ClientCost.mean(floorRuns)
-        let bareCost = ClientCost.mean(bareRuns)
         let perMillion = 1_000_000 / Double(max(total, 1))
+        let withViews = runs.filter(\.liveViews)
+        let zoneStreamRates = Spread(withViews.map(\.recordsPerSecond))
+        let withoutViews = Spread(runs.filter { !$0.liveViews }.map(\.recordsPerSecond))
+        let floorRates = Spread(floorRuns.map(\.recordsPerSecond))
+        let bareRates = Spread(bareRuns.map(\.recordsPerSecond))
         return Figures(
-            mix: mix, bareConsumerRecordsPerSecond: bareCost.recordsPerSecond, floorRecordsPerSecond: floorCost.recordsPerSecond,
-            zoneStreamRecordsPerSecond: LiveViewRun.mean(runs, liveViews: true),
-            zoneStreamWithoutLiveViewsRecordsPerSecond: LiveViewRun.mean(runs, liveViews: false),
+            mix: mix, bareConsumerRecordsPerSecond: bareRates.median, floorRecordsPerSecond: floorRates.median,
+            zoneStreamRecordsPerSecond: zoneStreamRates.median, zoneStreamWithoutLiveViewsRecordsPerSecond: withoutViews.median,
             zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
             finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs.count,
             outputMeanBytes: outputs.meanBytes,
+            zoneStreamRates: zoneStreamRates, zoneStreamWithoutLiveViewsRates: withoutViews, floorRates: floorRates,
+            bareConsumerRates: bareRates,
+            ratioToFloor: Spread(zip(withViews, floorRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
+            ratioToBareConsumer: Spread(zip(withViews, bareRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
             liveViewRuns: runs,
-            zoneStreamCost: ClientCost.mean(runs.filter(\.liveViews).map(\.cost)), floorCost: floorCost,
-            bareConsumerCost: bareCost, floorRuns: floorRuns, bareConsumerRuns: bareRuns, zoneStreamTimeline: firstRun.timeline,
-            bareConsumerTimeline: bare.timeline, floorTimeline: floorTimeline)
+            zoneStreamCost: ClientCost.median(withViews.map(\.cost)), floorCost: ClientCost.median(floorRuns),
+            bareConsumerCost: ClientCost.median(bareRuns),
+            zoneStreamTimeline: firstRun.timeline, bareConsumerTimeline: timelines.bare, floorTimeline: timelines.floor)
     }
+
+    /// The clients of a round.
+    private enum Client { case bare, liveViews, noLiveViews, floor }
 
     /// What ZoneStream's run wrote (`metrics`: how many outputs; their bytes read back from
     /// its topics), for the floor to write again.
     private static func outputsOf(
-        _ metrics: ProcessorMetrics, topics: Topics, changelogPrefix: String, kafka: KafkaConfiguration, logger: Logger
+        _ metrics: ProcessorMetrics, topics: Topics, changelog: String, kafka: KafkaConfiguration, logger: Logger
     ) throws -> KafkaFloor.Outputs {
         let zoneChanges = metrics.zoneChanges.load(ordering: .relaxed)
         let finished = metrics.workoutsFinished.load(ordering: .relaxed)
-        let changelog = metrics.changelogRecords.load(ordering: .relaxed)
+        let changelogRecords = metrics.changelogRecords.load(ordering: .relaxed)
         let values = try outputSample(
             kafka: kafka,
-            topics: [(topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished), (changelogPrefix + groups[0], changelog)],
+            topics: [(topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished), (changelog, changelogRecords)],
             logger: logger)
         return KafkaFloor.Outputs(
-            count: zoneChanges + finished + metrics.deadLetters.load(ordering: .relaxed) + changelog, values: values)
+            count: zoneChanges + finished + metrics.deadLetters.load(ordering: .relaxed) + changelogRecords, values: values)
     }
 
-    /// The consumer groups of the gym runs, in order: views on, off, off, on.
-    static let groups = ["bench-gym-live-views", "bench-gym", "bench-gym-2", "bench-gym-live-views-2"]
+    /// Rounds of the four clients (each client's spread needs at least three runs).
+    static let rounds = 3
+
+    /// The consumer groups of the gym's ZoneStream runs, in the order they run, each with a
+    /// changelog of its own.
+    static let groups = (1...(2 * rounds)).map { "bench-gym-\($0)" }
 
     /// One ZoneStream run over the gym traffic.
     struct LiveViewRun: Codable {
         var liveViews: Bool
         var recordsPerSecond: Double
         var cost: ClientCost
-
-        static func mean(_ runs: [LiveViewRun], liveViews: Bool) -> Double {
-            let rates = runs.filter { $0.liveViews == liveViews }.map(\.recordsPerSecond)
-            return rates.isEmpty ? 0 : rates.reduce(0, +) / Double(rates.count)
-        }
     }
 
     /// What ZoneStream wrote, for the floor to write again: up to 20,000 values read from the

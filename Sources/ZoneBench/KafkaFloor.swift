@@ -35,7 +35,7 @@ enum KafkaFloor {
         var next: [Int32: Int64] = [:]
         var count = 0
         var produced = 0
-        var window = RateWindow()
+        var window = RateWindow(total: records)
         var lastSeal = Date()
         var sealed: (offsets: [TopicPartition], produced: Int)?
         var timeline = ThroughputTimeline()
@@ -53,7 +53,7 @@ enum KafkaFloor {
                     produced += 1
                 }
             }
-            if count > 0 { window.start() }
+            window.note(count: count)
             timeline.note(count: count)
             producer.pollDeliveryReports(timeoutMs: 0)
             // Like ZoneStream's commit epochs: seal the offsets read so far every interval, and
@@ -68,7 +68,7 @@ enum KafkaFloor {
             }
         }
         try producer.flush(timeoutMs: 60_000)
-        let cost = window.close(records: count)
+        let cost = window.cost()
         timeline.note(count: count, final: true)
         if !next.isEmpty {
             try? consumer.commit(next.map { TopicPartition(topic: topic, partition: $0.key, offset: $0.value) })

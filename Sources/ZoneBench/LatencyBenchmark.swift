@@ -2,7 +2,6 @@ public import Foundation
 public import Logging
 import ZoneKafka
 import ZoneProcessor
-import ZoneSupport
 
 /// The latency measurement alone (`zonestream bench latency`): an embedded broker as a child
 /// process, then `runs` times a fresh processor, paced samples and a reader of their zone
@@ -27,11 +26,11 @@ public struct LatencyBenchmark: Sendable {
     /// A Kafka cluster to run on instead of the embedded mock (`host:port,...`). The runs
     /// create topics of their own there (`bench-<unix time>-lat<run>-...`) and leave them. The
     /// mock finds a fetch's position by walking every batch its partition holds, so its cost
-    /// per fetch grows through a run; a broker with an offset index does not (session 18).
+    /// per fetch grows through a run; a broker with an offset index does not.
     public var bootstrapServers: String?
     /// Which of the two each run measures. One alone lets each have a fresh broker of its own
     /// (on noida-db the client measured second on a broker was measured slower: its data file
-    /// had grown by the first one's run; session 18).
+    /// had grown by the first one's run).
     public var clients = LatencyClients.both
     /// The size the floor pads its outputs to when no ZoneStream run came before it in this
     /// invocation (``LatencyClients/floor``): ZoneStream's mean zone-change size, which a

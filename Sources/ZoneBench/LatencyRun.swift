@@ -4,7 +4,6 @@ import NIOConcurrencyHelpers
 import Synchronization
 import ZoneKafka
 import ZoneProcessor
-import ZoneSupport
 
 /// Sample-to-zone-change latency at a fixed rate.
 /// Samples carry the wall-clock time they were produced as `ts`, so a zone change's
@@ -18,7 +17,7 @@ enum LatencyRun {
     /// every message set the partition holds (librdkafka 2.0's `rd_kafka_mock_msgset_find`,
     /// "FIXME: Maintain an index"), so its cost per fetch grows with partitions times the
     /// batches each has taken: at 100,000 samples/s over 32 partitions that walk took 85% of
-    /// the mock's thread and a growing share of both cores within seconds (session 11). Eight
+    /// the mock's thread and a growing share of both cores within seconds. Eight
     /// partitions carry the rate with two workers and keep the mock from being what is measured.
     static let defaultPartitions = 8
 

@@ -1,5 +1,4 @@
 import Foundation
-import ZoneSupport
 
 /// The live sessions of a `zonestream run` child, read from its `/ready` endpoint.
 enum LiveSessionCount {

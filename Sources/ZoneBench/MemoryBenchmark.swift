@@ -1,6 +1,5 @@
 public import Foundation
 import ZoneKafka
-import ZoneSupport
 
 /// The memory measurement alone (`zonestream bench memory`): an embedded broker as a child
 /// process, then `runs` times a fresh `zonestream run` child holding more and more live

@@ -3,34 +3,52 @@ import Foundation
 import Glibc
 #endif
 
-/// The window a client's rate is measured over, from its first record to its last, with the
-/// CPU this process used in it (every thread, user and system; the embedded broker runs in
-/// a process of its own and is not counted). On a machine with few cores a client that keeps
-/// every core busy reads as fast as its CPU per record allows, so the CPU tells why two rates
-/// differ: work per record, or cores left idle.
+/// The window a client's rate is measured over: its steady state, from the moment it has
+/// read a tenth of the records to the moment it has read nine tenths, with the CPU this
+/// process used in it (every thread, user and system; the embedded broker runs in a process
+/// of its own and is not counted). Leaving out the start (joining the group, the first
+/// fetches) and the end (the last partitions draining one by one) keeps a run's figure to
+/// what the client sustains: over the whole run, a client's runs in one sitting differed by
+/// up to a half. On a machine with few cores a client that keeps every core busy reads as
+/// fast as its CPU per record allows, so the CPU tells why two rates differ: work per
+/// record, or cores left idle.
 struct RateWindow {
-    private var opening: (date: Date, usage: Usage)?
+    static let opensAt = 0.1
+    static let closesAt = 0.9
+    private let total: Int
+    private var opening: (date: Date, count: Int, usage: Usage)?
+    private var closing: (date: Date, count: Int, usage: Usage)?
 
-    var hasStarted: Bool { opening != nil }
-
-    /// Starts the window; later calls change nothing.
-    mutating func start() {
-        if opening == nil { opening = (Date(), Usage.now()) }
+    init(total: Int) {
+        self.total = total
     }
 
-    /// The rate of `records` over the window up to now, and the CPU they took.
-    func close(records: Int) -> ClientCost {
-        let now = Date()
-        let started = opening ?? (now, Usage.now())
-        let elapsed = max(now.timeIntervalSince(started.date), 0.001)
-        let usage = Usage.now()
-        let cpu = usage.cpuSeconds - started.usage.cpuSeconds
+    /// Notes the client's running count of records; opens and closes the window as it passes
+    /// a tenth and nine tenths of the total.
+    mutating func note(count: Int) {
+        if opening == nil && Double(count) >= Self.opensAt * Double(total) {
+            opening = (Date(), count, Usage.now())
+        }
+        if closing == nil, opening != nil, Double(count) >= Self.closesAt * Double(total) {
+            closing = (Date(), count, Usage.now())
+        }
+    }
+
+    /// The rate over the window and the CPU its records took (up to now, if the client never
+    /// reached nine tenths).
+    func cost() -> ClientCost {
+        let now = (date: Date(), count: total, usage: Usage.now())
+        let started = opening ?? now
+        let ended = closing ?? now
+        let records = ended.count - started.count
+        let elapsed = max(ended.date.timeIntervalSince(started.date), 0.001)
+        let cpu = ended.usage.cpuSeconds - started.usage.cpuSeconds
         let perMillion = records > 0 ? 1_000_000 / Double(records) : 0
         return ClientCost(
             recordsPerSecond: Double(records) / elapsed,
             cpuSecondsPerMillionRecords: cpu * perMillion,
             coresBusy: cpu / elapsed,
-            pageFaultsPerMillionRecords: Double(usage.pageFaults - started.usage.pageFaults) * perMillion)
+            pageFaultsPerMillionRecords: Double(ended.usage.pageFaults - started.usage.pageFaults) * perMillion)
     }
 
     /// What this process has used so far (threads that have ended included).
@@ -59,14 +77,13 @@ struct ClientCost: Codable {
     /// (a client that keeps more records in flight, or runs first in the process, pays more).
     var pageFaultsPerMillionRecords: Double
 
-    /// The mean of several runs' figures.
-    static func mean(_ costs: [ClientCost]) -> ClientCost {
-        let count = Double(max(costs.count, 1))
-        return ClientCost(
-            recordsPerSecond: costs.map(\.recordsPerSecond).reduce(0, +) / count,
-            cpuSecondsPerMillionRecords: costs.map(\.cpuSecondsPerMillionRecords).reduce(0, +) / count,
-            coresBusy: costs.map(\.coresBusy).reduce(0, +) / count,
-            pageFaultsPerMillionRecords: costs.map(\.pageFaultsPerMillionRecords).reduce(0, +) / count)
+    /// The median of several runs' figures, each figure on its own.
+    static func median(_ costs: [ClientCost]) -> ClientCost {
+        ClientCost(
+            recordsPerSecond: Spread.median(costs.map(\.recordsPerSecond)),
+            cpuSecondsPerMillionRecords: Spread.median(costs.map(\.cpuSecondsPerMillionRecords)),
+            coresBusy: Spread.median(costs.map(\.coresBusy)),
+            pageFaultsPerMillionRecords: Spread.median(costs.map(\.pageFaultsPerMillionRecords)))
     }
 
     var description: String {

@@ -1,11 +1,10 @@
 import Foundation
 import ZoneKafka
-import ZoneSupport
 
 /// Resident memory per live session, measured on a `zonestream run` child process as `run`
 /// has it (live views on), so only the processor's memory is counted: the bench's own
 /// producers and the earlier runs' clients live in the bench process and used to be counted
-/// with it (session 10).
+/// with it.
 enum SessionMemory {
     /// Its own input topic, so the child starts with nothing to catch up on.
     static let inputTopic = "bench-memory-events"

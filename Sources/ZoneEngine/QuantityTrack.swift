@@ -5,7 +5,7 @@
 ///
 /// The small fields follow the configuration so they fill its padding, zones are kept in a
 /// byte each (there are at most nine), and normalized durations are on the heap: a track went
-/// from 336 to 224 bytes, and a session, mostly its two tracks, from 792 to 584 (session 10).
+/// from 336 to 224 bytes, and a session, mostly its two tracks, from 792 to 584.
 struct QuantityTrack: Sendable {
     var configuration: ZoneConfiguration?
     let quantity: Quantity

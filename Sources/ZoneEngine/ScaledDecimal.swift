@@ -3,7 +3,7 @@
 /// places is the integer `mantissa` over 10^`places`, and every boundary is then a ratio of
 /// integers that fits in 64 bits, rounded halves away from zero. The same numbers as
 /// Foundation's `Decimal`, without its allocations: a session start computed its zones in
-/// about 20 µs that way, 6% of a worker's time on a gym's traffic (perf, session 11).
+/// about 20 µs that way, 6% of a worker's time on a gym's traffic (perf).
 /// Returns `nil` for anything else, and ``SystemZones`` then takes the `Decimal` path; a
 /// property test holds both to the same results.
 struct ScaledDecimal: Equatable {

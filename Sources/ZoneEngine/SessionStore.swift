@@ -70,7 +70,7 @@ public struct SessionStore: Sendable {
     mutating func insert(_ session: WorkoutSession) {
         if live.count == live.capacity {
             // Grown by a quarter rather than doubled: a session is over half a kilobyte, and a
-            // doubled array leaves on average about a third of its slots empty (session 10).
+            // doubled array leaves on average about a third of its slots empty.
             let capacity = live.count + max(16, live.count / 4)
             live.reserveCapacity(capacity)
             dirty.reserveCapacity(capacity)

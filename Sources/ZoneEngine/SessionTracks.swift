@@ -3,7 +3,7 @@
 /// Every wearer sends heart rate; only riders on a bike with a power meter (or a profile with
 /// an FTP, which gives power zones) ever use the power track. Held inline, an unused power
 /// track was 224 of a session's 584 bytes, and a session is held for as long as it lasts, so
-/// it was memory per live session (session 17). Here it takes one pointer until it has zones
+/// it was memory per live session. Here it takes one pointer until it has zones
 /// or a sample; from then on it is a copy-on-write box of its own (one allocation per
 /// session, never per sample).
 struct SessionTracks: Sendable {

@@ -8,7 +8,7 @@ public enum SystemZones {
     static let heartRateFractions: [Decimal] = ["0.60", "0.70", "0.80", "0.90"].map { Decimal(string: $0)! }
     static let powerFractions: [Decimal] = ["0.55", "0.75", "0.90", "1.05", "1.20"].map { Decimal(string: $0)! }
     /// Tanaka's slope, and the locale numbers are read in: made once (a session start made
-    /// both each time, most of the start's cost in a gym run's profile, session 11).
+    /// both each time, most of the start's cost in a gym run's profile).
     static let tanakaSlope = Decimal(string: "0.7")!
     static let posix = Locale(identifier: "en_US_POSIX")
 

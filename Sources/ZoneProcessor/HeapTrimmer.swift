@@ -8,8 +8,8 @@ import Synchronization
 /// A worker frees much at each commit interval (the changelog records of every changed
 /// session once delivered, its old live-view table) among allocations that live on (sessions
 /// and their views), and glibc returns free memory to the system only from the top of a heap,
-/// so the freed pages stay resident: about 40% of the RSS growth per live session (session 10,
-/// benchmarks/README.md). `malloc_trim` releases every whole free page in every arena. It
+/// so the freed pages stay resident: about 40% of the RSS growth per live session
+/// (benchmarks/README.md). `malloc_trim` releases every whole free page in every arena. It
 /// takes each arena's lock while it walks it (2-7 ms with 100,000 live sessions, measured), so
 /// it runs on a thread of its own, seconds apart.
 final class HeapTrimmer: Sendable {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ZoneSupport
+import ZoneBench
 
 /// `zonestream`: the workout-zone stream processor and its tools.
 @main

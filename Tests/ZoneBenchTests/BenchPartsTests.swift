@@ -106,16 +106,15 @@ import ZoneEngine
         #expect(changed == crossing)
     }
 
-    /// A rate window counts the CPU this process spends in it and the fresh pages it touches:
-    /// work done inside shows as CPU per record and cores busy, memory first touched inside as
-    /// page faults; the mean of runs is the mean of each figure.
-    @Test func rateWindowCountsTheProcessCPU() {
-        var window = RateWindow()
-        #expect(!window.hasStarted)
-        window.start()
-        #expect(window.hasStarted)
+    /// A rate window opens at a tenth of the records and closes at nine tenths: it counts the
+    /// records, time, CPU and fresh pages between those moments only; the median of runs is
+    /// the median of each figure, and a spread is the runs' range over their median.
+    @Test func rateWindowMeasuresTheSteadyState() {
+        var window = RateWindow(total: 10_000)
+        window.note(count: 500)
         // Work until the process's CPU clock has moved (it ticks in steps of a few ms).
         let before = RateWindow.Usage.now().cpuSeconds
+        window.note(count: 1_000)
         var sum: UInt64 = 0
         while RateWindow.Usage.now().cpuSeconds - before < 0.02 {
             for value in 0..<10_000 { sum &+= UInt64(value) &* 2_654_435_761 }
@@ -126,17 +125,31 @@ import ZoneEngine
         let fresh = UnsafeMutableRawPointer.allocate(byteCount: pages * 4_096, alignment: 4_096)
         defer { fresh.deallocate() }
         for page in 0..<pages { fresh.storeBytes(of: UInt8(page & 0xFF), toByteOffset: page * 4_096, as: UInt8.self) }
-        let cost = window.close(records: 1_000)
+        window.note(count: 9_000)
+        let closed = window.cost()
+        // After the window closed: more work and more records change nothing.
+        let after = RateWindow.Usage.now().cpuSeconds
+        while RateWindow.Usage.now().cpuSeconds - after < 0.02 {
+            for value in 0..<10_000 { sum &+= UInt64(value) &* 2_654_435_761 }
+        }
+        window.note(count: 10_000)
+        let cost = window.cost()
         #expect(sum != 1)
-        #expect(cost.cpuSecondsPerMillionRecords >= 0.02 * 1_000)
-        #expect(cost.pageFaultsPerMillionRecords >= Double(pages / 2) * 1_000)
+        #expect(cost.recordsPerSecond == closed.recordsPerSecond && cost.cpuSecondsPerMillionRecords == closed.cpuSecondsPerMillionRecords)
+        // 8,000 records in the window.
+        #expect(cost.cpuSecondsPerMillionRecords >= 0.02 * 1_000_000 / 8_000)
+        #expect(cost.pageFaultsPerMillionRecords >= Double(pages / 2) * 1_000_000 / 8_000)
         #expect(cost.coresBusy > 0 && cost.recordsPerSecond > 0)
-        let mean = ClientCost.mean([
+        let median = ClientCost.median([
             ClientCost(recordsPerSecond: 1, cpuSecondsPerMillionRecords: 2, coresBusy: 1, pageFaultsPerMillionRecords: 10),
-            ClientCost(recordsPerSecond: 3, cpuSecondsPerMillionRecords: 4, coresBusy: 2, pageFaultsPerMillionRecords: 30),
+            ClientCost(recordsPerSecond: 9, cpuSecondsPerMillionRecords: 4, coresBusy: 2, pageFaultsPerMillionRecords: 30),
+            ClientCost(recordsPerSecond: 3, cpuSecondsPerMillionRecords: 8, coresBusy: 1.5, pageFaultsPerMillionRecords: 20),
         ])
-        #expect(mean.recordsPerSecond == 2 && mean.cpuSecondsPerMillionRecords == 3 && mean.coresBusy == 1.5)
-        #expect(mean.pageFaultsPerMillionRecords == 20)
+        #expect(median.recordsPerSecond == 3 && median.cpuSecondsPerMillionRecords == 4 && median.coresBusy == 1.5)
+        #expect(median.pageFaultsPerMillionRecords == 20)
+        let spread = Spread([90, 100, 110])
+        #expect(spread.median == 100 && abs(spread.spread - 0.2) < 1e-9)
+        #expect(Spread([1, 2, 3, 4]).median == 2.5)
     }
 
     /// Both clients alternate which goes first (ZoneStream in the first run, so the floor knows

@@ -54,7 +54,7 @@ import ZoneTestSupport
         }
     }
 
-    /// Ends the session 1.5 s after its latest time and returns the summary.
+    /// Ends it 1.5 s after its latest time and returns the summary.
     static func finish(_ h: inout EngineHarness) -> WorkoutSummary? {
         let end = max(h.live?.latestTimestamp ?? EngineHarness.origin, h.live?.newestHeldTimestamp ?? .min)
         h.send(.sessionEnd, at: Double(end - EngineHarness.origin) / 1000 + 1.5)

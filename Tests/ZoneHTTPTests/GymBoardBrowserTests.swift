@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// The gym board in a real browser: `zonestream broker` and `zonestream run` as processes,

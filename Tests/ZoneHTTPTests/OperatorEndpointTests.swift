@@ -2,7 +2,7 @@ import Foundation
 import ZoneTestSupport
 import Testing
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 
 /// The operator's endpoint of a `zonestream run` process consuming real records from a broker
 /// process: each route answers with what the processor did, and `/metrics` counts what was

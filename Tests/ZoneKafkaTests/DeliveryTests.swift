@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import CRdKafka
 @testable import ZoneKafka
-import ZoneSupport
+import ZoneBench
 
 /// The Kafka layer's delivery bookkeeping against a broker process: every produced message is
 /// counted once, refused ones come back with their payload, origin and tag, and a message

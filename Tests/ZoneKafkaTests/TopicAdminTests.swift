@@ -1,6 +1,6 @@
 import Testing
 import ZoneKafka
-import ZoneSupport
+import ZoneBench
 
 /// A safety net, not a speed check: under the full suite's parallel load on 2 cores, starting
 /// a broker process and its metadata calls took over a minute once.

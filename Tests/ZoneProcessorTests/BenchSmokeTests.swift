@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// `zonestream bench --smoke`: the benchmark runs end to end and writes its results
@@ -30,7 +30,7 @@ struct BenchSmokeTests {
         // Live views on and off, alternated.
         let gym = try #require(report["gym"] as? [String: Any])
         let runs = (gym["liveViewRuns"] as? [[String: Any]] ?? []).compactMap { $0["liveViews"] as? Bool }
-        #expect(runs == [true, false, false, true])
+        #expect(runs == [true, false, false, true, true, false])
         // What each client's records cost in CPU, beside its rate.
         for client in ["zoneStreamCost", "floorCost", "bareConsumerCost"] {
             let cost = gym[client] as? [String: Any] ?? [:]
@@ -38,8 +38,13 @@ struct BenchSmokeTests {
             #expect((cost["coresBusy"] as? Double ?? 0) > 0, "\(client): \(cost)")
             #expect(cost["pageFaultsPerMillionRecords"] is Double, "\(client): \(cost)")
         }
-        // Each baseline ran twice, around ZoneStream's runs.
-        #expect((gym["floorRuns"] as? [Any])?.count == 2 && (gym["bareConsumerRuns"] as? [Any])?.count == 2)
+        // Three rounds: each client's rates and the ratios, with their median and spread.
+        for figure in ["zoneStreamRates", "zoneStreamWithoutLiveViewsRates", "floorRates", "bareConsumerRates", "ratioToFloor",
+                       "ratioToBareConsumer"] {
+            let spread = gym[figure] as? [String: Any] ?? [:]
+            #expect((spread["runs"] as? [Any])?.count == 3, "\(figure): \(spread)")
+            #expect((spread["median"] as? Double ?? 0) > 0 && spread["spread"] is Double, "\(figure): \(spread)")
+        }
         // The floor wrote ZoneStream's own outputs again: as many, of their mean size.
         #expect((gym["outputRecords"] as? Int ?? 0) > 0 && (gym["outputMeanBytes"] as? Int ?? 0) > 0)
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)

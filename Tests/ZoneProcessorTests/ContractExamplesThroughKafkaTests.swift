@@ -3,7 +3,6 @@ import Testing
 import ZoneSimulation
 import ZoneProcessor
 import ZoneTestSupport
-import ZoneSupport
 
 /// Every worked example of the contract fed through real topics on each test broker (the
 /// embedded mock, noida-db), the processor, and consumers of the outputs, compared field for field.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// The README's main command: `zonestream demo` runs a class end to end and serves its gym

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// Failures with real processes on each test broker: instances killed and added under load,

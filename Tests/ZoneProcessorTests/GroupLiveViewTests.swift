@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// Group-wide views: three instances of one group, load-generator traffic, and every live

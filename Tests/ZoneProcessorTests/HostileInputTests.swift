@@ -4,7 +4,7 @@ import ZoneEngine
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
-import ZoneSupport
+import ZoneBench
 
 /// The hostile corpus through Kafka: every bad record reaches `zonestream-dlq` with its reason
 /// and offset while the good records around it on the same partition keep flowing; the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ZoneSimulation
 import ZoneTestSupport
-import ZoneSupport
+import ZoneBench
 
 /// Three separate processes and a third-party client: `zonestream broker`, `zonestream run`,
 /// and kcat (Debian's) producing hand-written input and consuming the outputs.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// `zonestream loadgen --check` against each test broker and a processor process: every

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Yams
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// The operator's pack, checked against a real process: every metric the Grafana dashboard

@@ -6,7 +6,7 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
-import ZoneSupport
+import ZoneBench
 import Synchronization
 
 /// The processor's behaviour on the test brokers: dead letters while the partition keeps

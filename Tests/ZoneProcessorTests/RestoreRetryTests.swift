@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import Testing
 import ZoneKafka
 @testable import ZoneProcessor
-import ZoneSupport
+import ZoneBench
 
 /// A restore outlives a broker that does not answer for a while: the changelog's watermarks
 /// are asked again until the restore's own deadline, instead of stopping the processor after

@@ -6,7 +6,6 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
-import ZoneSupport
 import Synchronization
 
 /// Session state follows its partition through the changelog topic.

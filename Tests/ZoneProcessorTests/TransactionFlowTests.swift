@@ -4,7 +4,7 @@ import Testing
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import Synchronization
 import ZoneTestSupport
 

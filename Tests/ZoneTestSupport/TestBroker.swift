@@ -1,5 +1,5 @@
-public import Foundation
-public import ZoneSupport
+import Foundation
+public import ZoneBench
 
 /// The Kafka implementations the integration tests run on: each end-to-end test takes one as
 /// its parameter, so the same test runs on both.

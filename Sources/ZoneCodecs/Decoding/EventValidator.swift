@@ -1,10 +1,10 @@
-import ZoneEngine
+package import ZoneEngine
 
 /// Turns a parsed `workout-events` value into a ``WorkoutEvent`` or the first rejection
 /// that applies, in the contract's order: missing_field, bad_type, unknown_type,
 /// invalid_session, key_mismatch, bad_unit, out_of_range. (too_large and malformed_json
 /// are decided before parsing; the rest by the engine.)
-enum EventValidator {
+package enum EventValidator {
     /// The largest allowed `ts`: 2^53.
     static let maximumTimestamp: Int64 = 1 << 53
     static let maximumSessionBytes = 128
@@ -59,7 +59,7 @@ enum EventValidator {
         return nil
     }
 
-    static func validate<Value: JSONValueView>(_ root: Value, key: UnsafeRawBufferPointer?)
+    package static func validate<Value: JSONValueView>(_ root: Value, key: UnsafeRawBufferPointer?)
         -> Result<WorkoutEvent, Rejection>
     {
         guard root.kind == .object else { return .failure(Rejection(.malformedJSON, "value is not a JSON object")) }

@@ -15,7 +15,7 @@ public import ZoneEngine
 /// One pass over ``SampleText``, words instead of bytes where the bytes are known: a key is
 /// matched with its closing quote and colon (`"type":`), `"sample"` and the quantity names with
 /// their quotes, each in one or two word compares; strings are checked and digits converted
-/// eight bytes at a time. (Session 13: 213 -> 206 ns on one sample message; the compiler had
+/// eight bytes at a time. (213 -> 206 ns on one sample message; the compiler had
 /// already turned most of the `memcmp`s of the byte version into word compares.)
 @usableFromInline
 enum SampleFastPath {

@@ -2,7 +2,7 @@
 /// session seen before takes its id from here instead of making a `String` again.
 ///
 /// Making the id (`String(decoding:as:)`, which checks the bytes are UTF-8) was a tenth of a
-/// sample's decoding (perf, session 12), and a worker sees the same few thousand ids over and
+/// sample's decoding (perf), and a worker sees the same few thousand ids over and
 /// over. Ids of up to 15 bytes (Swift's small strings, so the table holds no allocation) are
 /// kept in a direct-mapped table keyed by their bytes, with the length in the last byte: a hit
 /// is two word compares, a miss makes the `String` and takes the slot. 4,096 slots of 32 bytes
@@ -22,7 +22,7 @@ struct SessionIdCache {
     private var entries = [Entry](repeating: Entry(), count: slotCount)
 
     /// The slot of an id's two words: the top bits of a multiplicative hash, which depend on
-    /// every bit of the words. (Until session 14 it took the low bits after folding the top
+    /// every bit of the words. (An earlier version took the low bits after folding the top
     /// half down, and a product's low bits do not depend on a word's high bytes: ids of 7 or 8
     /// bytes that differ only in their last byte, `gym3-117` and `gym3-118`, shared a slot.
     /// A gym's 1,200 ids used 80 slots, and most samples made their id's `String` again.)

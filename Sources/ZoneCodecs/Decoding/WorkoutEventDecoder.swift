@@ -23,7 +23,7 @@ public struct WorkoutEventDecoder {
     ///
     /// Inlinable, so a worker's `switch` over the result works on the sample where it is
     /// made: returned through a `Result` from another module, every sample's event was
-    /// copied and then destroyed through the enum's outlined functions (perf, session 13).
+    /// copied and then destroyed through the enum's outlined functions (perf).
     @inlinable @inline(__always)
     public mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> Result<WorkoutEvent, Rejection>

@@ -5,16 +5,16 @@ import ZoneEngine
 ///
 /// An event holds each boundary three times (the list, a zone's `max`, the next zone's `min`)
 /// and the current and previous zones again: up to 24 doubles in their shortest round-trip form,
-/// most of the writer's time per event (session 10). A live session keeps its configuration,
+/// most of the writer's time per event. A live session keeps its configuration,
 /// but a gym's members each have their own (system zones from each member's age or maximum
 /// heart rate, power zones from each one's FTP): a class of 200 has about 350 live at once.
 /// With 64 slots the gym traffic missed on about half its events, and writing an entry again
-/// was a tenth of a worker's time (perf, session 11); 4,096 slots of references (32 KB per
+/// was a tenth of a worker's time (perf); 4,096 slots of references (32 KB per
 /// worker, entries written only for configurations seen) keep the misses to collisions.
 struct ConfigurationTextCache {
     /// One configuration's text; a reference, so a slot costs a pointer until it is used.
     /// The text is one allocation read through pointers: an array per piece was retained and
-    /// released for every piece an event copied (perf, session 12).
+    /// released for every piece an event copied (perf).
     final class Entry {
         let configuration: ZoneConfiguration
         /// The description, then each zone's fields.
@@ -67,7 +67,7 @@ struct ConfigurationTextCache {
     }
 
     /// The slot of a configuration: its boundaries' bits mixed so that every bit reaches the
-    /// low bits the slot is taken from. (Until session 11 a multiply-only mix took the slot
+    /// low bits the slot is taken from. (A multiply-only mix took the slot
     /// from bits that whole-number boundaries, whose low mantissa bits are all zero, never
     /// reached: a gym's members' zones fell into a handful of slots and missed.)
     static func slot(of configuration: ZoneConfiguration) -> Int {

@@ -15,7 +15,7 @@ import CJansson
 /// `Array.append(contentsOf:)`, most of a zone change's 1.5 µs.) The storage is a plain
 /// allocation rather than an array: an array checked that it was uniquely referenced, and
 /// retained and released its buffer, for every piece written, which was a fifth of a zone
-/// change's encoding (perf, session 12).
+/// change's encoding (perf).
 ///
 /// A copy of a writer shares its bytes until either grows its storage: read through a copy
 /// (as ``ZoneChangeWriter/withBytes(_:)`` lends them), write through one writer only.

@@ -1,12 +1,12 @@
 /// The JSON type of a value as the contract sees it.
-enum JSONValueKind: Equatable {
+package enum JSONValueKind: Equatable {
     case null, boolean, integer, real, string, object, array
 }
 
 /// Read access to one value of a parsed document. Two implementations exist: one over
 /// ``StrictJSONParser``'s tape (production) and one over jansson's DOM (the reference),
 /// so that one validator serves both and a differential test compares only parsing.
-protocol JSONValueView {
+package protocol JSONValueView {
     var kind: JSONValueKind { get }
     /// The value of an integer that fits in Int64.
     var integerValue: Int64? { get }

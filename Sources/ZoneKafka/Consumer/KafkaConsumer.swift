@@ -31,7 +31,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         // A broker that cuts an empty fetch's wait short when data arrives (Kafka) makes this
         // only the pace of empty fetches of an idle consumer; the mock waits it out in full,
         // so it is on every sample's path there: 10 ms gave p99 26-28 ms at 100,000 samples/s,
-        // 3 ms gives 20 ms (benchmarks/README.md, session 12).
+        // 3 ms gives 20 ms (benchmarks/README.md).
         "fetch.wait.max.ms": "3",
         "enable.auto.commit": "false",
         "enable.auto.offset.store": "false",

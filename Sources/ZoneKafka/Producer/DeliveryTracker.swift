@@ -51,7 +51,7 @@ public final class DeliveryTracker: Sendable {
 /// One allocation holds the input's key and value bytes: an origin is made for every input
 /// that has outputs and read only when one is refused, so it is a single reference to copy
 /// (two arrays and a string were three retains and two allocations per zone change, a twentieth
-/// of a worker's time, perf, session 13).
+/// of a worker's time, perf).
 ///
 /// `@unchecked Sendable`: its one allocation (a `ManagedBuffer`, which Swift does not let be
 /// `Sendable`) is written once, in ``init(topic:partition:offset:keyBytes:valueBytes:)``,

@@ -14,7 +14,7 @@ import ZoneKafka
 ///
 /// The sessions of the partitions this instance owns are not kept here: its workers publish
 /// them, fresher, in their own tables, and holding them twice cost about 0.7 KB per live
-/// session (session 10). Their changelog records are skipped before they are decoded. A
+/// session. Their changelog records are skipped before they are decoded. A
 /// worker hands its entries over when it loses a partition (``handOver(_:releasing:)``), so
 /// they stay visible until the new owner writes them.
 final class GroupLiveTable: Sendable {

@@ -74,7 +74,7 @@ public final class LiveSessionDirectory: Sendable {
 /// A class, immutable: the tables that hold one per live session (a worker's, the directory's
 /// copy of it, the group's) then cost a reference per slot instead of the whole state, and a
 /// worker's copy-on-write of its table at each commit copies references. As a struct the
-/// tables took about 0.7 KB per live session (session 10).
+/// tables took about 0.7 KB per live session.
 public final class LiveSessionEntry: Sendable {
     public let state: LiveSessionState
     public let revision: UInt64

@@ -14,7 +14,7 @@ struct WorkerLoop {
     var partitions: [Int32: PartitionState] = [:]
     /// The last record's partition and its place in ``partitions``: a batch comes in runs of
     /// one partition's records, and hashing the partition for every record was 3% of a
-    /// worker's time (perf, session 11). Forgotten whenever ``handleCommands()`` runs, the only
+    /// worker's time (perf). Forgotten whenever ``handleCommands()`` runs, the only
     /// place that adds or removes partitions (which moves indices).
     var lastPartition: (id: Int32, index: Dictionary<Int32, PartitionState>.Index)?
     var decoder: WorkoutEventDecoder

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// docs/contract.md's idle rule with real processes under load: time that passes without

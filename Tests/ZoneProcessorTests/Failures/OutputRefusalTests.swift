@@ -3,7 +3,7 @@ import Testing
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import ZoneEngine
 import Synchronization
 import ZoneTestSupport

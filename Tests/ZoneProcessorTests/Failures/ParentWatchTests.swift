@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneSupport
+import ZoneBench
 
 /// A `zonestream broker` and a `zonestream run` started by a parent that is then killed with
 /// SIGKILL (as a test's time limit or a stopped benchmark would): both stop by themselves, the

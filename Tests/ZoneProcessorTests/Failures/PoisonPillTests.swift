@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ZoneSimulation
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// Records built to stop a processor, through a two-instance group on the embedded broker:

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneSupport
+import ZoneBench
 import ZoneTestSupport
 
 /// Memory is bounded by the settings: with every memory-sizing setting at the largest value

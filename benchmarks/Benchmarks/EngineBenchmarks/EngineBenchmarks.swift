@@ -27,7 +27,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // The store's path (adds the id lookup) for heart rate, and for riders' power, the track a
-    // session keeps on the heap once used (session 17).
+    // session keeps on the heap once used.
     let watts: [Double] = (0..<1024).map { (index: Int) -> Double in 200.0 + 80.0 * sin(Double(index) / 40.0) }
     for (name, quantity, readings) in [
         ("SessionStore.applySample (1000 sessions)", Quantity.heartRate, values),

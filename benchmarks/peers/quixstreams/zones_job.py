@@ -147,7 +147,7 @@ def main():
 def peak_rss_bytes():
     """This process's own peak resident memory. Not getrusage's ru_maxrss: Linux carries it
     over from the parent through fork and exec, so it reported the bench's peak (the same
-    626,802,688 bytes in bench.json's peer and bench figures, session 18). VmHWM belongs to the
+    626,802,688 bytes in bench.json's peer and bench figures). VmHWM belongs to the
     address space exec made."""
     try:
         with open("/proc/self/status") as status:

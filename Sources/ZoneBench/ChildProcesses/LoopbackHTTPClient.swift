@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-public import Foundation
+import Foundation
 
 /// A minimal HTTP/1.1 client for the operator endpoint's tests and the board load run: one GET per connection
 /// (`Connection: close`) to 127.0.0.1, read to the end. Small on purpose: a full client

@@ -1,4 +1,5 @@
 import CJansson
+import ZoneCodecs
 
 /// A value of a jansson DOM: the reference the production parser is proven equal to.
 struct JanssonValue: JSONValueView {

@@ -1,3 +1,4 @@
+import ZoneCodecs
 package import ZoneEngine
 
 /// Decodes `workout-events` values through jansson's DOM and the same validator as
