@@ -30,6 +30,8 @@ let package = Package(
         // NIOConcurrencyHelpers only: a pthread-based lock, which ThreadSanitizer can see
         // (Synchronization.Mutex's futex is invisible to it; docs/decisions.md).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // NIOHTTPTypes only: the HTTP parts the endpoint's connection guard sees.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -70,6 +72,10 @@ let package = Package(
             dependencies: [
                 "ZoneEngine", "ZoneCodecs", "ZoneProcessor",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

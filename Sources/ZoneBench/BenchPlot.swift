@@ -7,7 +7,7 @@ struct BenchPlot {
     let report: BenchReport
 
     private static let width = 1160.0
-    private static let height = 520.0
+    private static let height = 545.0
     private static let top = 50.0
     private static let plotHeight = 330.0
     private static let font = "font-family=\"sans-serif\""
@@ -125,9 +125,10 @@ struct BenchPlot {
             "Traffic (the load generator's gym classes): \(gym.mix.summary); \(gym.mix.sessions) sessions;",
             String(format: "%.0f zone changes and %.0f finished workouts per million records; outputs %d of %d bytes on average.",
                 gym.zoneChangesPerMillionRecords, gym.finishedWorkoutsPerMillionRecords, gym.outputRecords, gym.outputMeanBytes),
-            String(format: "ZoneStream %.0f k/s = %.2f of the floor (%.0f k/s), %.2f of the bare consumer (%.0f k/s). Live views (in run order): %@.",
-                gym.zoneStreamRecordsPerSecond / 1000, gym.zoneStreamRecordsPerSecond / gym.floorRecordsPerSecond, gym.floorRecordsPerSecond / 1000,
-                gym.zoneStreamRecordsPerSecond / gym.bareConsumerRecordsPerSecond, gym.bareConsumerRecordsPerSecond / 1000, runs.joined(separator: ", ")),
+            "Medians of 3 rounds (spread): ZoneStream \(gym.zoneStreamRates.text("%.0f k/s", scale: 0.001)), "
+                + "\(gym.ratioToFloor.text("%.2f")) of the floor (\(gym.floorRates.text("%.0f k/s", scale: 0.001))), "
+                + "\(gym.ratioToBareConsumer.text("%.2f")) of the bare consumer (\(gym.bareConsumerRates.text("%.0f k/s", scale: 0.001))).",
+            "ZoneStream's runs in order (live views on/off): \(runs.joined(separator: ", ")).",
         ]
         return lines.enumerated().map { Self.text(40, y + Double($0.offset) * 18, $0.element, size: 12) }
     }

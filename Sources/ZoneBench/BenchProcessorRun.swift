@@ -1,3 +1,4 @@
+import ZoneKafka
 import ZoneProcessor
 
 /// The configuration of one processor run of the benchmark, made in one step so that no run
@@ -6,20 +7,38 @@ import ZoneProcessor
 struct BenchProcessorRun {
     let configuration: ProcessorConfiguration
 
-    /// `base` with `topics` for its inputs and outputs, its own `group`, the changelog
-    /// `changelogPrefix` + `group` (set after the topics, which would otherwise replace it),
-    /// and live views on or off.
+    /// `base` with `topics` for its inputs and outputs, its own `group`, and state topics of
+    /// its own named after the group (``stateTopics(group:changelogPrefix:)``, set after the
+    /// topics, which would otherwise replace them), with live views on or off.
     init(base: ProcessorConfiguration, topics: Topics, group: String, changelogPrefix: String, liveViews: Bool) {
-        self.init(base: base, topics: topics, group: group, changelog: changelogPrefix + group, liveViews: liveViews)
-    }
-
-    /// The same with the changelog named in full.
-    init(base: ProcessorConfiguration, topics: Topics, group: String, changelog: String, liveViews: Bool) {
         var configuration = base
         configuration.topics = topics
         configuration.groupID = group
-        configuration.topics.changelog = changelog
+        let state = Self.stateTopics(group: group, changelogPrefix: changelogPrefix)
+        configuration.topics.changelog = state.changelog
+        configuration.topics.personWorkouts = state.personWorkouts
+        configuration.topics.personChangelog = state.personChangelog
         configuration.publishesLiveSessions = liveViews
         self.configuration = configuration
+    }
+
+    /// A run's own state topics: the session changelog, and the person stage's repartition
+    /// topic and changelog (a person stage reading another run's would count its workouts
+    /// again while this run is measured).
+    static func stateTopics(group: String, changelogPrefix: String)
+        -> (changelog: String, personWorkouts: String, personChangelog: String)
+    {
+        let base = changelogPrefix + group
+        return (base, base + "-person-workouts", base + "-person-changelog")
+    }
+
+    /// The state topics of every run in `groups`, for the cluster to create up front.
+    static func specifications(groups: [String], changelogPrefix: String, partitions: Int) -> [TopicAdmin.Specification] {
+        groups.flatMap { group -> [TopicAdmin.Specification] in
+            let state = stateTopics(group: group, changelogPrefix: changelogPrefix)
+            return [state.changelog, state.personWorkouts, state.personChangelog].map {
+                TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
+            }
+        }
     }
 }

@@ -92,9 +92,12 @@ public struct Benchmark: Sendable {
         }
         let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
             + latencyTopics.specifications(partitions: latencyPartitions)
-            + ([floorTopic, peerTopic, memoryTopic] + Self.groups.map { changelogPrefix + $0 }).map {
+            + [floorTopic, peerTopic, memoryTopic].map {
                 TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
             }
+            + BenchProcessorRun.specifications(groups: Self.groups, changelogPrefix: changelogPrefix, partitions: partitions)
+            + BenchProcessorRun.specifications(
+                groups: [LatencyRun.group], changelogPrefix: changelogPrefix, partitions: latencyPartitions)
             + [latencyFloorTopics.input, latencyFloorTopics.output].map {
                 TopicAdmin.Specification(name: $0, partitions: latencyPartitions, replicationFactor: 1)
             }
@@ -166,7 +169,7 @@ public struct Benchmark: Sendable {
 
         // 4. Latency at a fixed rate.
         let latencyRun = BenchProcessorRun(
-            base: configuration, topics: latencyTopics, group: "bench-latency", changelog: latencyTopics.changelog,
+            base: configuration, topics: latencyTopics, group: LatencyRun.group, changelogPrefix: changelogPrefix,
             liveViews: false)
         let latency = try LatencyRun.measure(
             configuration: latencyRun.configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,

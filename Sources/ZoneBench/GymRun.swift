@@ -81,7 +81,13 @@ enum GymRun {
         // colder or warmer heap and broker). Each figure is the median of its runs, and each
         // ratio the median of the rounds' ratios, with the spread.
         var runs: [LiveViewRun] = []
-        var firstRun: (timeline: [[Double]], metrics: ProcessorMetrics)?
+        // A first ZoneStream run, not counted: the process's heap grows to its working size
+        // (the runs before it faulted in fresh pages: up to twice the CPU per record), and its
+        // outputs are the ones the floor writes again.
+        let warmUp = BenchProcessorRun(
+            base: configuration, topics: topics, group: warmUpGroup, changelogPrefix: changelogPrefix, liveViews: true)
+        let warmUpRun = try Benchmark.throughput(configuration: warmUp.configuration, records: total, logger: logger)
+        var firstRun: (timeline: [[Double]], metrics: ProcessorMetrics)? = (warmUpRun.timeline, warmUpRun.metrics)
         var floorOutputs: KafkaFloor.Outputs?
         var floorRuns: [ClientCost] = []
         var bareRuns: [ClientCost] = []
@@ -96,15 +102,15 @@ enum GymRun {
                     if timelines.bare.isEmpty { timelines.bare = bare.timeline }
                 case .liveViews, .noLiveViews:
                     let run = BenchProcessorRun(
-                        base: configuration, topics: topics, group: groups[runs.count], changelogPrefix: changelogPrefix,
+                        base: configuration, topics: topics, group: groups[runs.count + 1], changelogPrefix: changelogPrefix,
                         liveViews: client == .liveViews)
-                    let (cost, timeline, metrics) = try Benchmark.throughput(configuration: run.configuration, records: total, logger: logger)
+                    let (cost, timeline, _) = try Benchmark.throughput(configuration: run.configuration, records: total, logger: logger)
                     runs.append(LiveViewRun(liveViews: client == .liveViews, recordsPerSecond: cost.recordsPerSecond, cost: cost))
-                    if firstRun == nil { firstRun = (timeline, metrics) }
+                    if runs.count == 1 { firstRun?.timeline = timeline }
                 case .floor:
                     guard let firstRun else { throw BenchError("bench: the floor needs a ZoneStream run before it") }
                     let outputs = try floorOutputs
-                        ?? outputsOf(firstRun.metrics, topics: topics, changelog: changelogPrefix + groups[0], kafka: kafka, logger: logger)
+                        ?? outputsOf(firstRun.metrics, topics: topics, changelog: changelogPrefix + warmUpGroup, kafka: kafka, logger: logger)
                     floorOutputs = outputs
                     let floor = try KafkaFloor.measure(
                         kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total, outputs: outputs,
@@ -163,9 +169,12 @@ enum GymRun {
     /// Rounds of the four clients (each client's spread needs at least three runs).
     static let rounds = 3
 
-    /// The consumer groups of the gym's ZoneStream runs, in the order they run, each with a
-    /// changelog of its own.
-    static let groups = (1...(2 * rounds)).map { "bench-gym-\($0)" }
+    /// The consumer group of the uncounted first run.
+    static let warmUpGroup = "bench-gym-warm-up"
+
+    /// The consumer groups of the gym's ZoneStream runs, the uncounted first one included,
+    /// each with state topics of its own.
+    static let groups = [warmUpGroup] + (1...(2 * rounds)).map { "bench-gym-\($0)" }
 
     /// One ZoneStream run over the gym traffic.
     struct LiveViewRun: Codable {

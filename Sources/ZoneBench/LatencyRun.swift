@@ -12,6 +12,8 @@ enum LatencyRun {
     /// Before the contract's topic names: the latency run's topics are its own, so its
     /// processor starts with nothing to catch up on and its reader with empty partitions.
     static let topicPrefix = "bench-latency-"
+    /// The processor run's consumer group (its state topics are named after it).
+    static let group = "bench-latency"
 
     /// Partitions of the latency topics. The mock broker finds a fetch's position by walking
     /// every message set the partition holds (librdkafka 2.0's `rd_kafka_mock_msgset_find`,

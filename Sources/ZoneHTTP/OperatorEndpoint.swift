@@ -33,9 +33,12 @@ public struct OperatorEndpoint: Sendable {
         self.boardFeed = BoardFeed(directory: processor.sessionDirectory)
     }
 
-    /// The routes, for an `Application` (or a test client).
-    public func makeRouter() -> Router<BasicRequestContext> {
+    /// The routes, for an `Application` (or a test client), behind the access token when
+    /// there is one (``AccessTokenMiddleware``; added before the routes, which take the
+    /// middleware added before them).
+    public func makeRouter(accessToken: String? = nil) -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: AccessTokenMiddleware(token: accessToken))
         router.get("health") { _, _ in Self.json(.ok, #"{"status":"up"}"#) }
         router.get("ready") { _, _ in readiness() }
         router.get("metrics") { _, _ in metrics() }

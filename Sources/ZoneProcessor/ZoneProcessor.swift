@@ -62,6 +62,7 @@ public final class ZoneProcessor: Sendable {
         var configuration = configuration
         // librdkafka's log lines of every client the processor makes go through its logger.
         configuration.kafka.logger = configuration.kafka.logger ?? logger
+        configuration.transactionalIdentity = configuration.instanceID ?? ProcessorConfiguration.drawnIdentity()
         self.configuration = configuration
         self.logger = logger
         metrics = ProcessorMetrics(factory: metricsFactory)
@@ -132,7 +133,8 @@ public final class ZoneProcessor: Sendable {
             } : nil
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
-            properties: ["statistics.interval.ms": "\(configuration.statisticsIntervalMs)"], statistics: statistics)
+            properties: configuration.memberProperties(["statistics.interval.ms": "\(configuration.statisticsIntervalMs)"]),
+            statistics: statistics)
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,

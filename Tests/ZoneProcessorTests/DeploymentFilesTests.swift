@@ -66,7 +66,9 @@ struct DeploymentFilesTests {
         let known = try Self.settingKeys().map { "ZONESTREAM_" + $0.uppercased().replacingOccurrences(of: ".", with: "_") }
         for name in environment.keys { #expect(known.contains(name), "\(name) is not a setting") }
         let port = try #require(environment["ZONESTREAM_HTTP_PORT"] as? String)
-        #expect((zonestream["ports"] as? [String]) == ["\(port):\(port)"])
+        // Published on the host's loopback only, which is what makes its network trusted.
+        #expect((zonestream["ports"] as? [String]) == ["127.0.0.1:\(port):\(port)"])
+        #expect(environment["ZONESTREAM_HTTP_TRUSTED_NETWORK"] as? String == "true")
         let health = try #require((zonestream["healthcheck"] as? [String: Any])?["test"] as? [String])
         #expect(health.joined(separator: " ").contains("/dev/tcp/127.0.0.1/\(port)") && health.joined().contains("GET /ready"))
 

@@ -16,17 +16,17 @@ struct ExactlyOnceTests {
         var description: String { rawValue }
     }
 
-    /// An instance of the group with `guarantee`; `instance` names its transactional id and
-    /// its static group membership (`group.instance.id`), which a restarted instance takes
-    /// over. (noida-db does not expire a member that stopped heartbeating, so a killed
-    /// member's partitions would wait for it; a static member's successor takes them at once.)
-    static func instance(_ broker: TestBroker, guarantee: Guarantee, instance: String) throws -> ZoneStreamProcess {
+    /// An instance of the group with `guarantee`, every instance from the same settings.
+    /// `instance` is its identity, given through the environment (`ZONESTREAM_INSTANCE_ID`,
+    /// as a StatefulSet gives each pod its name): its transactional ids and its static group
+    /// membership (`group.instance.id`), which a restarted instance takes over. (noida-db does
+    /// not expire a member that stopped heartbeating, so a killed member's partitions would wait
+    /// for it; a static member's successor takes them at once.) Nil: no identity of its own.
+    static func instance(_ broker: TestBroker, guarantee: Guarantee, instance: String?) throws -> ZoneStreamProcess {
         try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "eos-\(guarantee)",
-            extra: [
-                "--set", "processing_guarantee=\(guarantee.rawValue)", "--set", "transactional_id_prefix=zs-\(instance)",
-                "--set", "kafka.properties.group.instance.id=zs-\(instance)",
-            ])
+            extra: ["--set", "processing_guarantee=\(guarantee.rawValue)"],
+            environment: instance.map { ["ZONESTREAM_INSTANCE_ID": $0] } ?? [:])
     }
 
     static func loadgen(_ broker: TestBroker, guarantee: Guarantee) throws -> ZoneStreamProcess {
@@ -43,13 +43,24 @@ struct ExactlyOnceTests {
         return Int(String(before.reversed()))
     }
 
-    @Test(arguments: BrokerKind.noidaIfSelected, Guarantee.allCases)
-    func anInstanceKilledMidTransactionAndRestarted(on kind: BrokerKind, guarantee: Guarantee) throws {
-        let broker = try TestBroker(kind, partitions: 4)
+    /// How many instances run, under which guarantee.
+    struct Scenario: Sendable, CustomStringConvertible {
+        let guarantee: Guarantee
+        let instances: Int
+        var description: String { "\(instances) instances, \(guarantee)" }
+    }
+
+    @Test(arguments: BrokerKind.noidaIfSelected, [
+        Scenario(guarantee: .exactlyOnce, instances: 2), Scenario(guarantee: .atLeastOnce, instances: 2),
+        Scenario(guarantee: .exactlyOnce, instances: 3),
+    ])
+    func anInstanceKilledMidTransactionAndRestarted(on kind: BrokerKind, scenario: Scenario) throws {
+        let guarantee = scenario.guarantee
+        let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
-        var instances = [
-            try Self.instance(broker, guarantee: guarantee, instance: "a"), try Self.instance(broker, guarantee: guarantee, instance: "b"),
-        ]
+        var instances = try ["a", "b", "c"].prefix(scenario.instances).map {
+            try Self.instance(broker, guarantee: guarantee, instance: $0)
+        }
         for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
@@ -77,6 +88,34 @@ struct ExactlyOnceTests {
         } else {
             print("at-least-once after SIGKILL: \(check)")
         }
+        for instance in instances {
+            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
+        }
+    }
+
+    /// Instances started from identical settings with no identity of their own (a
+    /// Deployment's pods, one ConfigMap): each draws its own transactional ids, so none fences
+    /// another. Two and three instances through a class, one of them started while it runs (a
+    /// scale-out): every output exactly once, and every instance still running at the end.
+    @Test(arguments: BrokerKind.noidaIfSelected, [2, 3])
+    func instancesFromIdenticalSettingsNeverFenceEachOther(on kind: BrokerKind, count: Int) throws {
+        let broker = try TestBroker(kind, partitions: 6)
+        defer { broker.stop() }
+        var instances = try (1..<count).map { _ in try Self.instance(broker, guarantee: .exactlyOnce, instance: nil) }
+        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
+        defer { collector.stop() }
+        let loadgen = try Self.loadgen(broker, guarantee: .exactlyOnce)
+        FailureTests.waitForFlow(collector, zoneChanges: 200)
+        instances.append(try Self.instance(broker, guarantee: .exactlyOnce, instance: nil))
+        FailureTests.expectChecked(loadgen, instances)
+        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        #expect(!check.contains("missing") && !check.contains("repeats"), "\(check)")
+        for (index, instance) in instances.enumerated() {
+            #expect(instance.isRunning, "instance \(index) stopped: \(instance.output.suffix(1500))")
+            #expect(!instance.output.contains("Fatal error"), "instance \(index) was fenced: \(instance.output.suffix(1500))")
+        }
+        print("\(count) instances from identical settings, exactly-once: \(check)")
         for instance in instances {
             #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
         }

@@ -85,7 +85,7 @@ struct ObservabilityFilesTests {
         let text = try String(contentsOf: Self.root.appendingPathComponent("deploy/kubernetes/zonestream.yaml"), encoding: .utf8)
         let documents = try Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }
         let kinds = documents.compactMap { $0["kind"] as? String }
-        #expect(kinds == ["ConfigMap", "Deployment", "Service"])
+        #expect(kinds == ["ConfigMap", "Secret", "Deployment", "Service"])
         let deployment = try #require(documents.first { $0["kind"] as? String == "Deployment" })
         let template = try #require((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])
         let annotations = try #require((template["metadata"] as? [String: Any])?["annotations"] as? [String: String])
@@ -95,6 +95,11 @@ struct ObservabilityFilesTests {
             ((container[name] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String
         }
         #expect(probePath("readinessProbe") == "/ready" && probePath("livenessProbe") == "/health")
+        // The settings bind beyond loopback, so the access token comes from the Secret.
+        let environment = container["env"] as? [[String: Any]] ?? []
+        let token = environment.first { $0["name"] as? String == "ZONESTREAM_HTTP_TOKEN" }
+        let secretReference = (token?["valueFrom"] as? [String: Any])?["secretKeyRef"] as? [String: Any]
+        #expect(secretReference?["name"] as? String == "zonestream-http" && secretReference?["key"] as? String == "token")
         let limits = (container["resources"] as? [String: Any])?["limits"] as? [String: Any]
         #expect(limits?["memory"] as? String == "1Gi")
         // The ConfigMap's settings file uses only settings ZoneStream knows.

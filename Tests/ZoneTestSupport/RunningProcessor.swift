@@ -1,8 +1,8 @@
 public import CoreMetrics
-public import Foundation
-public import Logging
+import Foundation
+import Logging
 import NIOConcurrencyHelpers
-public import ZoneKafka
+import ZoneKafka
 public import ZoneProcessor
 
 /// A ``ZoneProcessor`` running on its own thread for a test; `stop()` shuts it down cleanly

@@ -23,7 +23,7 @@ public final class BrokerProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = control
         process.environment = ParentWatch.childEnvironment(ProcessInfo.processInfo.environment)
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
         let deadline = Date().addingTimeInterval(20)

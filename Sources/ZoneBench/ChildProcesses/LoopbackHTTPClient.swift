@@ -25,9 +25,12 @@ public enum LoopbackHTTPClient {
         }
     }
 
-    /// GETs `path` from 127.0.0.1:`port`; waits at most `timeoutSeconds` for each read.
-    public static func get(port: Int, path: String, timeoutSeconds: Int = 10) throws -> Response {
-        try parse(exchange(port: port, path: path, timeoutSeconds: timeoutSeconds, until: nil))
+    /// GETs `path` from 127.0.0.1:`port` with `headers`; waits at most `timeoutSeconds` for
+    /// each read.
+    public static func get(port: Int, path: String, headers: [String: String] = [:], timeoutSeconds: Int = 10) throws
+        -> Response
+    {
+        try parse(exchange(port: port, path: path, headers: headers, timeoutSeconds: timeoutSeconds, until: nil))
     }
 
     /// The first server-sent event's data line of the stream at `path` (the connection is
@@ -45,12 +48,15 @@ public enum LoopbackHTTPClient {
     }
 
     /// Sends the request and reads the answer until the server closes or `until` holds.
-    private static func exchange(port: Int, path: String, timeoutSeconds: Int, until: (([UInt8]) -> Bool)?) throws -> [UInt8] {
+    private static func exchange(
+        port: Int, path: String, headers: [String: String] = [:], timeoutSeconds: Int, until: (([UInt8]) -> Bool)?
+    ) throws -> [UInt8] {
         let socket = try connectedSocket(port: port)
         defer { close(socket) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let extra = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Connection: close\r\n\r\n".utf8)
         var sent = 0
         while sent < request.count {
             let written = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }

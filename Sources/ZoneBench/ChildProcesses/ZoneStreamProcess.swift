@@ -11,7 +11,7 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     /// (which the command would read as settings). `executable`: the `zonestream` binary.
     public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = BrokerProcess.executable) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
         process.executableURL = executable
         process.arguments = arguments
@@ -37,13 +37,14 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     /// A processor instance in `group` against `bootstrap`, committing often, with a short
     /// session timeout so the group notices a killed member quickly.
     public static func processor(
-        bootstrap: String, group: String, extra: [String] = [], executable: URL = BrokerProcess.executable
+        bootstrap: String, group: String, extra: [String] = [], environment: [String: String] = [:],
+        executable: URL = BrokerProcess.executable
     ) throws -> ZoneStreamProcess {
         try ZoneStreamProcess([
             "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set", "commit_interval_ms=200",
             "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
             "--set", "kafka.properties.session.timeout.ms=6000", "--set", "kafka.properties.heartbeat.interval.ms=500",
-        ] + extra, executable: executable)
+        ] + extra, environment: environment, executable: executable)
     }
 
     public var pid: Int32 { process.processIdentifier }

@@ -20,9 +20,11 @@ public struct TransactionError: Error, CustomStringConvertible, Sendable {
 
 extension KafkaProducer {
     /// Producer properties for exactly-once: a transactional.id names this producer across
-    /// restarts, so a newer instance with the same id fences the older one (a zombie).
-    public static func transactionalProperties(id: String) -> [String: String] {
-        ["transactional.id": id, "enable.idempotence": "true", "acks": "all"]
+    /// restarts, so a newer instance with the same id fences the older one (a zombie); a
+    /// transaction left open by a producer that died is aborted by the broker after
+    /// `timeoutMs` (Kafka Streams' exactly-once default, 10 s; librdkafka's own is 60 s).
+    public static func transactionalProperties(id: String, timeoutMs: Int = 10_000) -> [String: String] {
+        ["transactional.id": id, "enable.idempotence": "true", "acks": "all", "transaction.timeout.ms": "\(timeoutMs)"]
     }
 
     /// Registers the transactional.id with the coordinator and fences older producers with it.

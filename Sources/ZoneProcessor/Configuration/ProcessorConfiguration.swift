@@ -22,9 +22,18 @@ public struct ProcessorConfiguration: Sendable {
     public var maxLiveSessions = 1_000_000
     /// At-least-once (default) or exactly-once through Kafka transactions (`processing_guarantee`).
     public var guarantee = ProcessingGuarantee.atLeastOnce
-    /// Exactly-once: each worker's transactional.id is this plus `-w<index>`
-    /// (`transactional_id_prefix`); keep it stable per instance across restarts.
+    /// Exactly-once: every transactional.id starts with this (`transactional_id_prefix`),
+    /// then the instance's identity and the producer's role (``transactionalID(role:)``).
     public var transactionalIDPrefix = "zonestream"
+    /// This instance's stable identity (`instance_id`), such as a StatefulSet pod's name. Its
+    /// transactional ids carry it, so a restarted instance fences its earlier incarnation at
+    /// once (the broker aborts that one's open transactions), and its consumers join with
+    /// static membership (`group.instance.id`), so a restart within the session timeout moves
+    /// no partition. Nil: the processor draws an identity at random when it starts, so
+    /// instances started from identical settings never share a transactional id.
+    public var instanceID: String?
+    /// The identity transactional ids carry: ``instanceID``, or the one the processor drew.
+    var transactionalIdentity = ""
     /// The session snapshot format written to the changelog (`changelog.snapshot_format`): 2,
     /// or 1 during a rolling upgrade from a release that reads only format 1 (no class and no
     /// effort are kept then). Every format is read.
@@ -51,6 +60,33 @@ public struct ProcessorConfiguration: Sendable {
 
     public init(kafka: KafkaConfiguration) {
         self.kafka = kafka
+    }
+
+    /// The transactional.id of one of this instance's producers: the prefix, the instance's
+    /// identity and the role (`w0`, `w1`, ... for the workers, `people` for the person stage).
+    func transactionalID(role: String) -> String {
+        "\(transactionalIDPrefix)-\(transactionalIdentity)-\(role)"
+    }
+
+    /// How long the broker lets a transaction of a dead producer stay open before it aborts
+    /// it: 10 s, or three commit intervals when those are longer (a transaction spans one),
+    /// within the broker's default limit of 15 minutes.
+    var transactionTimeoutMs: Int { min(900_000, max(10_000, 3 * commitIntervalMs)) }
+
+    /// A random identity for an instance that has none of its own: 12 hex digits.
+    static func drawnIdentity() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16)
+    }
+
+    /// Consumer properties for the instance's group members: static membership when the
+    /// instance has an identity of its own (and the user set none).
+    func memberProperties(_ base: [String: String] = [:]) -> [String: String] {
+        var properties = base
+        if let instanceID, kafka.properties["group.instance.id"] == nil {
+            properties["group.instance.id"] = instanceID
+        }
+        return properties
     }
 
     /// Every setting at its default: the one place the command line's defaults come from.

@@ -17,7 +17,7 @@ import ZoneKafka
 /// replays workouts the changelog does not hold yet, so their summaries repeat with identical
 /// content; a stop after both replays workouts the logs hold, which count nothing again. No
 /// workout is counted twice and no summary is lost. Exactly-once, a batch is one transaction
-/// (`<transactional_id_prefix>-people`) of summaries, dead letters, logs and input offsets.
+/// (`<transactional_id_prefix>-<instance>-people`) of summaries, dead letters, logs and input offsets.
 final class PersonStage: RebalanceListener, @unchecked Sendable {
     // @unchecked: the mutable state below is touched only on the stage's own thread: in its
     // loop and in the rebalance callbacks librdkafka calls from that loop's poll. `running` is
@@ -67,10 +67,11 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         // as soon as data arrives, so summaries are not held back by it).
         consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: Self.groupID(of: configuration), logger: logger,
-            properties: Self.lowRateFetching)
+            properties: configuration.memberProperties(Self.lowRateFetching))
         if transactional {
-            let id = "\(configuration.transactionalIDPrefix)-people"
-            producer = try KafkaProducer(configuration: configuration.kafka, properties: KafkaProducer.transactionalProperties(id: id))
+            let id = configuration.transactionalID(role: "people")
+            producer = try KafkaProducer(configuration: configuration.kafka, properties: KafkaProducer.transactionalProperties(
+                id: id, timeoutMs: configuration.transactionTimeoutMs))
             do {
                 try producer.initTransactions()
                 try producer.beginTransaction()
@@ -122,6 +123,11 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
                 logger.debug("person table restored", metadata: [
                     "partition": .stringConvertible(partition), "persons": .stringConvertible(tables[partition]?.count ?? 0)])
             } catch {
+                // Stopping: the restores left are moot, and nothing went wrong.
+                guard running.load(ordering: .acquiring) else {
+                    logger.debug("stopping before the person tables were restored")
+                    return
+                }
                 // Not owned without its state: its records are left to the next owner, and the
                 // group gives the partition again after the next rebalance.
                 logger.error("person table not restored; its partition is skipped", metadata: ["error": "\(error)"])

@@ -5,9 +5,10 @@ import ZoneKafka
 /// changelog records and input offsets.
 extension WorkerLoop {
     static func transactionalProducer(worker: Int, context: WorkerContext) throws -> KafkaProducer {
-        let id = "\(context.configuration.transactionalIDPrefix)-w\(worker)"
+        let id = context.configuration.transactionalID(role: "w\(worker)")
         let producer = try KafkaProducer(
-            configuration: context.configuration.kafka, properties: KafkaProducer.transactionalProperties(id: id))
+            configuration: context.configuration.kafka, properties: KafkaProducer.transactionalProperties(
+                id: id, timeoutMs: context.configuration.transactionTimeoutMs))
         try producer.initTransactions()
         try producer.beginTransaction()
         return producer

@@ -52,10 +52,11 @@ struct DemoCommand: AsyncParsableCommand {
         if httpPort >= 0 {
             // The wall board of the class while it runs, on loopback.
             services.append(
-                RunCommand.operatorServer(
+                OperatorServer.service(
                     processor: processor, registry: registry,
-                    board: BoardSettings(updateInterval: .milliseconds(500)),
-                    host: "127.0.0.1", port: httpPort, logger: logger,
+                    settings: OperatorServer.Settings(
+                        host: "127.0.0.1", port: httpPort, board: BoardSettings(updateInterval: .milliseconds(500))),
+                    logger: logger,
                     onListening: { address in
                         // Unbuffered, so the address shows at once even when stdout is a pipe or a file.
                         FileHandle.standardOutput.write(Data("The class on the gym board: \(address)\n\n".utf8))

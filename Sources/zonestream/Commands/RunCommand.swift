@@ -40,7 +40,12 @@ struct RunCommand: AsyncParsableCommand {
         if printConfig { return print(loader.printout) }
         var configuration = try loader.processorConfiguration(bootstrapServers: loader.string("kafka.bootstrap_servers"))
         let httpEnabled = loader.boolean("http.enabled")
-        if httpEnabled { try PortCheck.requireFree(host: loader.string("http.host"), port: loader.integer("http.port")) }
+        if httpEnabled {
+            try HTTPExposure.check(
+                host: loader.string("http.host"), token: loader.string("http.token"),
+                trustedNetwork: loader.boolean("http.trusted_network"))
+            try PortCheck.requireFree(host: loader.string("http.host"), port: loader.integer("http.port"))
+        }
 
         let logger = Logs.bootstrap(level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
         var embedded: MockCluster?
@@ -82,31 +87,16 @@ struct RunCommand: AsyncParsableCommand {
     private func httpServer(
         loader: SettingsLoader, processor: ZoneProcessor, registry: PrometheusCollectorRegistry, logger: Logger
     ) -> some Service {
-        let board = BoardSettings(
-            updateInterval: .milliseconds(loader.integer("http.board_interval_ms")),
-            maxSessions: loader.integer("http.board_max_sessions"), maxClients: loader.integer("http.max_board_clients"))
-        return Self.operatorServer(
-            processor: processor, registry: registry, board: board, host: loader.string("http.host"),
-            port: loader.integer("http.port"), logger: logger)
-    }
-
-    /// The operator's HTTP endpoint (metrics, health, sessions, people, the board) as a service;
-    /// logs "http endpoint listening" with its port and board address, and tells `onListening`.
-    static func operatorServer(
-        processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings, host: String, port: Int,
-        logger: Logger, onListening: @escaping @Sendable (String) -> Void = { _ in }
-    ) -> some Service {
-        let endpoint = OperatorEndpoint(processor: processor, registry: registry, board: board)
-        return Application(
-            router: endpoint.makeRouter(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                let address = "http://\(host):\(port)/board"
-                logger.info(
-                    "http endpoint listening", metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "\(address)"])
-                onListening(address)
-            },
-            logger: logger)
+        let token = loader.string("http.token")
+        let settings = OperatorServer.Settings(
+            host: loader.string("http.host"), port: loader.integer("http.port"),
+            board: BoardSettings(
+                updateInterval: .milliseconds(loader.integer("http.board_interval_ms")),
+                maxSessions: loader.integer("http.board_max_sessions"), maxClients: loader.integer("http.max_board_clients")),
+            limits: EndpointLimits(
+                headerTimeoutMs: loader.integer("http.header_timeout_ms"), idleTimeoutSeconds: loader.integer("http.idle_timeout_s"),
+                maxConnections: loader.integer("http.max_connections")),
+            accessToken: token.isEmpty ? nil : token)
+        return OperatorServer.service(processor: processor, registry: registry, settings: settings, logger: logger)
     }
 }

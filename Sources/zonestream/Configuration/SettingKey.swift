@@ -1,4 +1,5 @@
 import ZoneEngine
+import ZoneHTTP
 import ZoneProcessor
 import Foundation
 
@@ -36,6 +37,8 @@ struct SettingKey: Sendable {
         let processor = ProcessorConfiguration.defaults
         let engine = processor.engine
         let topics = processor.topics
+        let board = BoardSettings()
+        let limits = EndpointLimits()
         return [
             SettingKey("kafka.bootstrap_servers", "", .text, "Kafka bootstrap servers; empty starts an embedded broker"),
             SettingKey("kafka.client_id", "zonestream", .nonEmpty, "client.id sent to Kafka"),
@@ -43,7 +46,8 @@ struct SettingKey: Sendable {
             SettingKey("workers", processor.workers, .integer(1...maximumWorkers), "worker threads; each owns its partitions' sessions"),
             SettingKey("commit_interval_ms", processor.commitIntervalMs, .integer(10...600_000), "how often delivered work's input offsets are committed"),
             SettingKey("processing_guarantee", processor.guarantee.rawValue, .choice(["at_least_once", "exactly_once"]), "at_least_once or exactly_once (Kafka transactions; see docs/guarantees.md)"),
-            SettingKey("transactional_id_prefix", processor.transactionalIDPrefix, .nonEmpty, "exactly_once: transactional.id prefix, stable per instance (each worker adds -w<index>)"),
+            SettingKey("transactional_id_prefix", processor.transactionalIDPrefix, .nonEmpty, "exactly_once: transactional.id prefix (then the instance's identity and the producer's role)"),
+            SettingKey("instance_id", "", .identifier, "this instance's stable identity (e.g. a StatefulSet pod name): its transactional ids and static group membership; empty: random per start"),
             SettingKey("batch_size", processor.batchSize, .integer(1...100_000), "records a worker takes from librdkafka at once"),
             SettingKey("max_message_bytes", processor.maxMessageBytes, .integer(1...1_000_000), "larger values are dead-lettered as too_large"),
             SettingKey("max_gap_ms", engine.maxGapMs, .integer(1...86_400_000), "how long one sample covers at most"),
@@ -72,9 +76,14 @@ struct SettingKey: Sendable {
             SettingKey("http.enabled", true, .boolean, "serve /metrics, /health, /ready, /sessions/{id} and the /board page (false: no HTTP)"),
             SettingKey("http.host", "127.0.0.1", .nonEmpty, "address the HTTP endpoint binds (0.0.0.0: every interface)"),
             SettingKey("http.port", 8080, .integer(0...65_535), "HTTP port (0: any free port, logged at start)"),
-            SettingKey("http.board_interval_ms", 1000, .integer(50...60_000), "how often the board's event stream sends changes"),
-            SettingKey("http.board_max_sessions", 2000, .integer(1...100_000), "most tiles one board shows (first by session id)"),
-            SettingKey("http.max_board_clients", 256, .integer(1...10_000), "most board streams open at once; more are refused with 503"),
+            SettingKey("http.board_interval_ms", Int(board.updateInterval / .milliseconds(1)), .integer(50...60_000), "how often the board's event stream sends changes"),
+            SettingKey("http.board_max_sessions", board.maxSessions, .integer(1...100_000), "most tiles one board shows (first by session id)"),
+            SettingKey("http.max_board_clients", board.maxClients, .integer(1...10_000), "most board streams open at once; more are refused with 503"),
+            SettingKey("http.max_connections", limits.maxConnections, .integer(16...100_000), "most HTTP connections open at once; past it the oldest without a request in progress is closed"),
+            SettingKey("http.header_timeout_ms", limits.headerTimeoutMs, .integer(100...600_000), "a new connection must send its first request's head within this"),
+            SettingKey("http.idle_timeout_s", limits.idleTimeoutSeconds, .integer(1...3600), "close a connection with no request in progress after this"),
+            SettingKey("http.token", "", .text, "access token for /sessions, /people and /board (Authorization: Bearer, or ?token=); required to bind beyond loopback"),
+            SettingKey("http.trusted_network", false, .boolean, "allow binding beyond loopback without http.token (every client that reaches the port may read members' data)"),
             SettingKey("metrics.statistics_interval_ms", processor.statisticsIntervalMs, .integer(0...3_600_000), "librdkafka statistics period, for consumer lag (0: off)"),
             SettingKey("log_level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), "how much is logged"),
             SettingKey("log_format", "text", .choice(["text", "json"]), "text (key=value) or json (one object per line)"),

@@ -12,6 +12,8 @@ enum SettingRule: Sendable {
     case choice([String])
     /// Empty, or 2 to 8 comma-separated numbers (checked further as zone boundaries).
     case boundaries
+    /// Empty, or a name of 1 to 64 letters, digits, `.`, `_` and `-` (part of Kafka ids).
+    case identifier
 
     /// What is allowed, for error messages and `--print-config`.
     var allowed: String {
@@ -22,6 +24,7 @@ enum SettingRule: Sendable {
         case .boolean: "true or false"
         case .choice(let words): "one of " + words.joined(separator: ", ")
         case .boundaries: "empty, or 2 to 8 increasing numbers > 0 separated by commas"
+        case .identifier: "empty, or 1 to 64 letters, digits, '.', '_' and '-'"
         }
     }
 
@@ -38,6 +41,9 @@ enum SettingRule: Sendable {
             guard !trimmed.isEmpty else { return true }
             let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
             return (2...8).contains(parts.count) && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
+        case .identifier:
+            return trimmed.utf8.count <= 64
+                && trimmed.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
         }
     }
 

@@ -159,9 +159,12 @@ struct SettingsLoader {
     /// The effective settings, one line each with where the value came from; secrets masked.
     var printout: String {
         values.keys.sorted().map { key in
-            let secret = ["password", "secret", "sasl.oauthbearer.config", "key.pem"].contains { key.contains($0) }
+            let secret = ["password", "secret", "sasl.oauthbearer.config", "key.pem", "token"].contains { key.contains($0) }
             let value = secret && !string(key).isEmpty ? "********" : string(key)
-            return "\(key) = \(value)    # \(sources[key] ?? .defaultValue)"
+            var source = "\(sources[key] ?? .defaultValue)"
+            // A flag's source quotes the flag, value and all.
+            if secret && !string(key).isEmpty { source = source.replacingOccurrences(of: string(key), with: "********") }
+            return "\(key) = \(value)    # \(source)"
         }.joined(separator: "\n")
     }
 
@@ -190,6 +193,8 @@ struct SettingsLoader {
         configuration.maxLiveSessions = integer("max_live_sessions")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
+        let instanceID = string("instance_id").trimmingCharacters(in: .whitespaces)
+        configuration.instanceID = instanceID.isEmpty ? nil : instanceID
         configuration.statisticsIntervalMs = integer("metrics.statistics_interval_ms")
         configuration.snapshotFormat = UInt8(integer("changelog.snapshot_format"))
         configuration.publishesLiveSessions = boolean("http.enabled")

@@ -43,6 +43,9 @@ struct SettingsValidationTests {
         Refusal(arguments: ["--set", "kafka.properties.no.such.property=1"], environment: [:], mentions: ["no.such.property"]),
         Refusal(arguments: ["--set", "normalize.heart_rate.boundaries=150,120"], environment: [:], mentions: ["normalize.heart_rate.boundaries", "150,120"]),
         Refusal(arguments: ["--config", "/no/such/zonestream.yaml"], environment: [:], mentions: ["/no/such/zonestream.yaml", "does not exist"]),
+        Refusal(arguments: [], environment: ["ZONESTREAM_INSTANCE_ID": "pod 1"], mentions: ["'instance_id'", "pod 1", "letters, digits"]),
+        // Members' data beyond loopback needs a token, or the operator's word that the network is trusted.
+        Refusal(arguments: ["--set", "http.host=0.0.0.0"], environment: [:], mentions: ["'0.0.0.0'", "http.token", "http.trusted_network"]),
         // librdkafka properties the processing guarantees rest on, each naming the setting in charge.
         Refusal(arguments: ["--set", "kafka.properties.enable.auto.commit=true"], environment: [:], mentions: ["enable.auto.commit", "processing_guarantee"]),
         Refusal(arguments: ["--set", "kafka.properties.enable.auto.offset.store=true"], environment: [:], mentions: ["enable.auto.offset.store", "processing_guarantee"]),

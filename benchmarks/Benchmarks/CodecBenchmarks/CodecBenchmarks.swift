@@ -44,16 +44,4 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
     }
-
-    Benchmark("OutputEncoder.zoneChange (jansson)", configuration: configuration) { benchmark in
-        let zones = try! ZoneConfiguration.validated(quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
-        var session = WorkoutSession(id: "s0000123", startTimestamp: 0, person: "p", activity: nil, profile: nil)
-        let outcome = session.applySample(.heartRate, at: 0, value: 120, settings: EngineSettings())
-        guard case .accepted(let change?) = outcome else { return }
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            blackHole(OutputEncoder.zoneChange(change, session: "s0000123", person: "p", configuration: zones))
-        }
-        benchmark.stopMeasurement()
-    }
 }
