@@ -1,11 +1,5 @@
 /// What the changelog needs of a store: sessions put back after a move, and what changed.
 extension SessionStore {
-    /// Removes a live session without output: its partition moved to another instance.
-    public mutating func evict(_ id: String) -> WorkoutSession? {
-        guard let slot = slots.slot(of: id) else { return nil }
-        return remove(slot: slot)
-    }
-
     /// Puts back a session restored from elsewhere (a changelog).
     public mutating func restore(_ session: WorkoutSession) {
         if let slot = slots.slot(of: session.id) {

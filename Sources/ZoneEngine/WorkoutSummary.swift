@@ -128,16 +128,6 @@ extension WorkoutSession {
         WorkoutSummary.ZoneGroup(configuration: tracks[quantity].configuration!, durations: durations)
     }
 
-    /// Live durations per zone of `quantity`, including open coverage up to the latest time,
-    /// for status queries; does not change the session.
-    public func liveDurations(of quantity: Quantity, settings: EngineSettings) -> ZoneDurations? {
-        var copy = self
-        if copy.tracks[quantity].coverageOpen {
-            copy.creditOpenCoverage(quantity, upTo: latestTimestamp, settings: settings)
-        }
-        return copy.tracks[quantity].configuration == nil ? nil : copy.tracks[quantity].durations
-    }
-
     /// The zone of the last accepted sample of `quantity`, 0-based.
     public func currentZone(of quantity: Quantity) -> Int? {
         let zone = tracks[quantity].lastZone

@@ -42,6 +42,9 @@ final class HeapTrimmer: Sendable {
         }
     }
 
+    /// Whether a trimming thread runs (none for an interval of 0).
+    var hasThread: Bool { thread != nil }
+
     /// How many trims released memory so far.
     var trimsThatReleased: Int { state.released.load(ordering: .relaxed) }
 

@@ -102,6 +102,39 @@ struct SettingsValidationTests {
         }
     }
 
+    /// config/zonestream.yaml states every setting at its default, value for value, so the
+    /// file users start from cannot drift from the one place defaults are defined (the
+    /// settings table, which reads the processor's own defaults).
+    @Test func theShippedSettingsFileHoldsEveryDefault() throws {
+        let empty = try Self.file("")
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let (status, output) = try Self.run(["run", "--print-config", "--config", empty])
+        #expect(status == 0, "\(output)")
+        var defaults: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            guard let equals = line.range(of: " = ") else { continue }
+            let rest = line[equals.upperBound...]
+            defaults[String(line[..<equals.lowerBound])] = String(rest[..<(rest.range(of: "    # ")?.lowerBound ?? rest.endIndex)])
+        }
+        var shipped: [String: String] = [:]
+        func walk(_ node: Any, _ prefix: String) {
+            if let map = node as? [String: Any], !map.isEmpty {
+                for (key, value) in map { walk(value, prefix.isEmpty ? key : "\(prefix).\(key)") }
+            } else if let list = node as? [Any] {
+                shipped[prefix] = list.map { "\($0)" }.joined(separator: ",")  // boundaries: a list in YAML
+            } else if !(node is [String: Any]) {
+                shipped[prefix] = "\(node)"
+            }
+        }
+        walk(try DeploymentFilesTests.yaml("config/zonestream.yaml"), "")
+        #expect(!shipped.isEmpty && defaults.count >= shipped.count, "\(output)")
+        for (key, value) in shipped.sorted(by: { $0.key < $1.key }) {
+            #expect(defaults[key] == value, "config/zonestream.yaml has \(key): \(value), the default is \(defaults[key] ?? "absent")")
+        }
+        let missing = Set(defaults.keys).subtracting(shipped.keys).filter { !$0.hasPrefix("kafka.properties") }
+        #expect(missing.isEmpty, "settings config/zonestream.yaml does not state: \(missing.sorted())")
+    }
+
     @Test func secretsAreMaskedInThePrintout() throws {
         let (status, output) = try Self.run(
             ["run", "--print-config"], environment: ["ZONESTREAM_KAFKA_PROPERTIES_SASL_PASSWORD": "hunter2"])
