@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Strict settings applied to every Swift target in one place.
@@ -7,6 +7,8 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // A debug build (the test build) keeps the code free of warnings.
+    .treatAllWarnings(as: .error, .when(configuration: .debug)),
 ]
 
 let package = Package(
@@ -86,7 +88,8 @@ let package = Package(
         .target(name: "ZoneSimulation", swiftSettings: strictSettings),
         // The jansson reference decoder and its agreement with the fast one: the proof the
         // differential tests and the fuzzer run. Never linked by the executable.
-        .target(name: "ZoneSupport", dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson"], swiftSettings: strictSettings),
+        .target(
+            name: "ZoneSupport", dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson"], swiftSettings: strictSettings),
         // Beside layer 5, the lab: the benchmark (`zonestream bench`), the board load run and
         // the child processes they start (a broker, a processor), as parts the command calls
         // and tests can reach.
@@ -132,20 +135,28 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneProcessorTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneSimulation", "ZoneBench",
+            dependencies: [
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport",
+                "ZoneSimulation", "ZoneBench",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Yams", package: "Yams")],
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneBench", "CRdKafka"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneHTTPTests",
-            dependencies: ["ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneBench", "ZoneSimulation"],
+            dependencies: [
+                "ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneBench",
+                "ZoneSimulation",
+            ],
             swiftSettings: strictSettings),
-        .testTarget(name: "ZoneBenchTests", dependencies: ["ZoneBench", "ZoneEngine", "ZoneCodecs"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ZoneBenchTests", dependencies: ["ZoneBench", "ZoneEngine", "ZoneCodecs"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",
             dependencies: ["ZoneEngine", "ZoneCodecs", "CJansson", "ZoneTestSupport", "ZoneSimulation", "ZoneSupport"],

@@ -6,5 +6,9 @@ cd "$(dirname "$0")/.."
 # tests run on it as well as on the embedded broker (ZONESTREAM_TEST_BROKERS=mock: only there).
 # prometheus: its promtool checks docs/prometheus/alerts.yml.
 bash scripts/bootstrap.sh chromium prometheus --noida-db
-swift build --build-tests
+# The formatter's configuration (.swift-format) holds for every Swift file of the tree.
+swift format lint --strict --recursive --parallel \
+    Package.swift Plugins Sources Tests benchmarks/Package.swift benchmarks/Benchmarks fuzz/Package.swift fuzz/Sources/DecoderFuzzer
+# Warnings are errors in this (debug) build (Package.swift); every import is a declared dependency.
+swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build "$@"

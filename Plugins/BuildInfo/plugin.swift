@@ -22,7 +22,7 @@ struct BuildInfo: BuildToolPlugin {
                 // The build's PATH, so the script finds git and swift where the build did.
                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
                 inputFiles: [script] + gitFiles,
-                outputFiles: [output]),
+                outputFiles: [output])
         ]
     }
 }

@@ -20,7 +20,8 @@ struct BenchCluster {
     ) throws {
         if let bootstrapServers {
             let admin = try KafkaProducer(
-                configuration: KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zonestream-bench-admin"))
+                configuration: KafkaConfiguration(
+                    bootstrapServers: bootstrapServers, clientID: "zonestream-bench-admin"))
             try TopicAdmin.createMissing(topics, using: admin)
             self.bootstrapServers = bootstrapServers
             embedded = nil

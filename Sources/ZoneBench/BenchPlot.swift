@@ -13,8 +13,10 @@ struct BenchPlot {
     private static let font = "font-family=\"sans-serif\""
 
     var svg: String {
-        var parts = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(Self.width))\" height=\"\(Int(Self.height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\">",
-                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>"]
+        var parts = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(Self.width))\" height=\"\(Int(Self.height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\">",
+            "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>",
+        ]
         parts += throughputPanel(left: 80, width: 560)
         parts += latencyPanel(left: 760, width: 360)
         parts += caption(y: Self.top + Self.plotHeight + 60)
@@ -43,32 +45,51 @@ struct BenchPlot {
         let xEnd = xTicks.last ?? xMax, yEnd = yTicks.last ?? yMax
         func x(_ value: Double) -> Double { left + value / xEnd * width }
         func y(_ value: Double) -> Double { Self.top + Self.plotHeight - value / yEnd * Self.plotHeight }
-        var parts = [Self.text(left, Self.top - 20, "Throughput on the load generator's gym traffic (\(Self.grouped(gym.mix.records)) records)", size: 15, bold: true)]
+        var parts = [
+            Self.text(
+                left, Self.top - 20,
+                "Throughput on the load generator's gym traffic (\(Self.grouped(gym.mix.records)) records)", size: 15,
+                bold: true)
+        ]
         parts += Self.frame(left: left, width: width)
         for tick in xTicks {
-            parts.append(Self.line(x(tick), Self.top + Self.plotHeight, x(tick), Self.top + Self.plotHeight + 5, "black"))
+            parts.append(
+                Self.line(x(tick), Self.top + Self.plotHeight, x(tick), Self.top + Self.plotHeight + 5, "black"))
             parts.append(Self.text(x(tick), Self.top + Self.plotHeight + 20, Self.trim(tick), anchor: "middle"))
         }
         for tick in yTicks {
             parts.append(Self.line(left, y(tick), left + width, y(tick), "#e9ecef"))
-            parts.append(Self.text(left - 8, y(tick) + 4, tick == 0 ? "0" : "\(Self.trim(tick / 1000)) k", anchor: "end"))
+            parts.append(
+                Self.text(left - 8, y(tick) + 4, tick == 0 ? "0" : "\(Self.trim(tick / 1000)) k", anchor: "end"))
         }
-        parts.append(Self.text(left + width / 2, Self.top + Self.plotHeight + 40, "seconds since the first record", anchor: "middle"))
+        parts.append(
+            Self.text(
+                left + width / 2, Self.top + Self.plotHeight + 40, "seconds since the first record", anchor: "middle"))
         parts.append(Self.text(left - 60, Self.top + Self.plotHeight / 2, "records/s", anchor: "middle", rotate: true))
         // Labels staggered along the line, so goals close in value stay readable.
         for (index, (name, colour, value)) in goals.enumerated() where value < yEnd {
             parts.append(Self.line(left, y(value), left + width, y(value), colour, dashed: true))
-            parts.append(Self.text(left + width - 4 - Double(index) * 185, y(value) - 4, name, anchor: "end", colour: colour, size: 11))
+            parts.append(
+                Self.text(
+                    left + width - 4 - Double(index) * 185, y(value) - 4, name, anchor: "end", colour: colour, size: 11)
+            )
         }
         if let peer = report.peer {
             let rate = peer.recordsPerSecond
             parts.append(Self.line(left, y(rate), left + width, y(rate), "#2b8a3e", width: 2))
-            parts.append(Self.text(left + 4, y(rate) - 4, String(format: "%@ (mean %.0f k/s; ZoneStream is %.1fx)",
-                peer.peer, rate / 1000, gym.zoneStreamRecordsPerSecond / rate), colour: "#2b8a3e", size: 11))
+            parts.append(
+                Self.text(
+                    left + 4, y(rate) - 4,
+                    String(
+                        format: "%@ (mean %.0f k/s; ZoneStream is %.1fx)",
+                        peer.peer, rate / 1000, gym.zoneStreamRecordsPerSecond / rate), colour: "#2b8a3e", size: 11))
         }
         for (index, (name, colour, points)) in series.enumerated() {
             parts.append(Self.polyline(points.map { (x($0[0]), y($0[1])) }, colour))
-            parts.append(Self.line(left + 10, Self.top + 12 + Double(index) * 16, left + 34, Self.top + 12 + Double(index) * 16, colour, width: 3))
+            parts.append(
+                Self.line(
+                    left + 10, Self.top + 12 + Double(index) * 16, left + 34, Self.top + 12 + Double(index) * 16,
+                    colour, width: 3))
             parts.append(Self.text(left + 40, Self.top + 16 + Double(index) * 16, name, size: 12))
         }
         return parts
@@ -90,10 +111,17 @@ struct BenchPlot {
             let fraction = (log10(max(ms, yBottom)) - log10(yBottom)) / (log10(yTop) - log10(yBottom))
             return Self.top + Self.plotHeight - fraction * Self.plotHeight
         }
-        var parts = [Self.text(left, Self.top - 20, "Sample to zone change, \(Self.grouped(report.latencyTargetSamplesPerSecond)) samples/s (\(report.latencyTraffic), \(report.latencyPartitions) partitions)", size: 15, bold: true)]
+        var parts = [
+            Self.text(
+                left, Self.top - 20,
+                "Sample to zone change, \(Self.grouped(report.latencyTargetSamplesPerSecond)) samples/s (\(report.latencyTraffic), \(report.latencyPartitions) partitions)",
+                size: 15, bold: true)
+        ]
         parts += Self.frame(left: left, width: width)
         for (percentile, label) in [(0.0, "0"), (50.0, "50"), (90.0, "90"), (99.0, "99"), (99.9, "99.9")] {
-            parts.append(Self.line(x(percentile), Self.top + Self.plotHeight, x(percentile), Self.top + Self.plotHeight + 5, "black"))
+            parts.append(
+                Self.line(
+                    x(percentile), Self.top + Self.plotHeight, x(percentile), Self.top + Self.plotHeight + 5, "black"))
             parts.append(Self.line(x(percentile), Self.top, x(percentile), Self.top + Self.plotHeight, "#e9ecef"))
             parts.append(Self.text(x(percentile), Self.top + Self.plotHeight + 20, label, anchor: "middle"))
         }
@@ -101,17 +129,32 @@ struct BenchPlot {
             parts.append(Self.line(left, y(tick), left + width, y(tick), "#e9ecef"))
             parts.append(Self.text(left - 8, y(tick) + 4, "\(Self.trim(tick)) ms", anchor: "end"))
         }
-        parts.append(Self.text(left + width / 2, Self.top + Self.plotHeight + 40, "percentile (log scale of 1 - p)", anchor: "middle"))
+        parts.append(
+            Self.text(
+                left + width / 2, Self.top + Self.plotHeight + 40, "percentile (log scale of 1 - p)", anchor: "middle"))
         for (percentile, goal) in [(99.0, 25.0), (99.9, 50.0)] {
-            parts.append(Self.line(x(percentile) - 36, y(goal), x(percentile), y(goal), "#c92a2a", dashed: true, width: 2))
-            parts.append(Self.text(x(percentile) - 38, y(goal) + 4, "goal p\(Self.trim(percentile)) < \(Int(goal)) ms", anchor: "end", colour: "#c92a2a", size: 11))
+            parts.append(
+                Self.line(x(percentile) - 36, y(goal), x(percentile), y(goal), "#c92a2a", dashed: true, width: 2))
+            parts.append(
+                Self.text(
+                    x(percentile) - 38, y(goal) + 4, "goal p\(Self.trim(percentile)) < \(Int(goal)) ms", anchor: "end",
+                    colour: "#c92a2a", size: 11))
         }
         parts.append(Self.polyline(floorCurve.map { (x($0[0]), y($0[1])) }, "#495057", dashed: true))
         parts.append(Self.polyline(curve.map { (x($0[0]), y($0[1])) }, "#d9480f"))
-        parts.append(Self.text(left + 8, Self.top + 16, String(format: "ZoneStream: p50 %.1f, p99 %.1f, p99.9 %.1f ms",
-            report.latencyP50Ms, report.latencyP99Ms, report.latencyP999Ms), colour: "#d9480f", size: 12))
-        parts.append(Self.text(left + 8, Self.top + 32, String(format: "Kafka path alone (floor): %.1f, %.1f, %.1f ms",
-            report.latencyFloorP50Ms, report.latencyFloorP99Ms, report.latencyFloorP999Ms), colour: "#495057", size: 12))
+        parts.append(
+            Self.text(
+                left + 8, Self.top + 16,
+                String(
+                    format: "ZoneStream: p50 %.1f, p99 %.1f, p99.9 %.1f ms",
+                    report.latencyP50Ms, report.latencyP99Ms, report.latencyP999Ms), colour: "#d9480f", size: 12))
+        parts.append(
+            Self.text(
+                left + 8, Self.top + 32,
+                String(
+                    format: "Kafka path alone (floor): %.1f, %.1f, %.1f ms",
+                    report.latencyFloorP50Ms, report.latencyFloorP99Ms, report.latencyFloorP999Ms), colour: "#495057",
+                size: 12))
         return parts
     }
 
@@ -119,12 +162,17 @@ struct BenchPlot {
 
     private func caption(y: Double) -> [String] {
         let gym = report.gym
-        let runs = gym.liveViewRuns.map { String(format: "%@ %.0f k", $0.liveViews ? "on" : "off", $0.recordsPerSecond / 1000) }
+        let runs = gym.liveViewRuns.map {
+            String(format: "%@ %.0f k", $0.liveViews ? "on" : "off", $0.recordsPerSecond / 1000)
+        }
         let lines = [
             "Machine: \(report.machine). Broker: \(report.broker). \(report.partitions) partitions, \(report.workers) workers.",
             "Traffic (the load generator's gym classes): \(gym.mix.summary); \(gym.mix.sessions) sessions;",
-            String(format: "%.0f zone changes and %.0f finished workouts per million records; outputs %d of %d bytes on average.",
-                gym.zoneChangesPerMillionRecords, gym.finishedWorkoutsPerMillionRecords, gym.outputRecords, gym.outputMeanBytes),
+            String(
+                format:
+                    "%.0f zone changes and %.0f finished workouts per million records; outputs %d of %d bytes on average.",
+                gym.zoneChangesPerMillionRecords, gym.finishedWorkoutsPerMillionRecords, gym.outputRecords,
+                gym.outputMeanBytes),
             "Medians of 3 rounds (spread): ZoneStream \(gym.zoneStreamRates.text("%.0f k/s", scale: 0.001)), "
                 + "\(gym.ratioToFloor.text("%.2f")) of the floor (\(gym.floorRates.text("%.0f k/s", scale: 0.001))), "
                 + "\(gym.ratioToBareConsumer.text("%.2f")) of the bare consumer (\(gym.bareConsumerRates.text("%.0f k/s", scale: 0.001))).",
@@ -136,11 +184,18 @@ struct BenchPlot {
     // MARK: drawing
 
     private static func frame(left: Double, width: Double) -> [String] {
-        [line(left, top + plotHeight, left + width, top + plotHeight, "black"), line(left, top, left, top + plotHeight, "black")]
+        [
+            line(left, top + plotHeight, left + width, top + plotHeight, "black"),
+            line(left, top, left, top + plotHeight, "black"),
+        ]
     }
 
-    private static func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ colour: String, dashed: Bool = false, width: Double = 1) -> String {
-        String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%@\" stroke-width=\"%.1f\"%@/>",
+    private static func line(
+        _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ colour: String, dashed: Bool = false,
+        width: Double = 1
+    ) -> String {
+        String(
+            format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%@\" stroke-width=\"%.1f\"%@/>",
             x1, y1, x2, y2, colour, width, dashed ? " stroke-dasharray=\"6 4\"" : "")
     }
 
@@ -155,12 +210,15 @@ struct BenchPlot {
         bold: Bool = false, rotate: Bool = false
     ) -> String {
         let transform = rotate ? String(format: " transform=\"rotate(-90 %.1f %.1f)\"", x, y) : ""
-        return String(format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" %@ fill=\"%@\" text-anchor=\"%@\"%@%@>",
-            x, y, size, font, colour, anchor, bold ? " font-weight=\"bold\"" : "", transform) + escaped(content) + "</text>"
+        return String(
+            format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" %@ fill=\"%@\" text-anchor=\"%@\"%@%@>",
+            x, y, size, font, colour, anchor, bold ? " font-weight=\"bold\"" : "", transform) + escaped(content)
+            + "</text>"
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Ticks at 1, 2 or 5 times a power of ten, from 0 to at least `upTo`.

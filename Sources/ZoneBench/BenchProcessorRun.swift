@@ -33,7 +33,8 @@ struct BenchProcessorRun {
     }
 
     /// The state topics of every run in `groups`, for the cluster to create up front.
-    static func specifications(groups: [String], changelogPrefix: String, partitions: Int) -> [TopicAdmin.Specification] {
+    static func specifications(groups: [String], changelogPrefix: String, partitions: Int) -> [TopicAdmin.Specification]
+    {
         groups.flatMap { group -> [TopicAdmin.Specification] in
             let state = stateTopics(group: group, changelogPrefix: changelogPrefix)
             return [state.changelog, state.personWorkouts, state.personChangelog].map {

@@ -40,15 +40,23 @@ struct BenchReport: Codable {
     var peer: PeerRun.Figures?
 
     var table: String {
-        func row(_ name: String, _ value: String) -> String { "| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(value) |" }
+        func row(_ name: String, _ value: String) -> String {
+            "| \(name.padding(toLength: 44, withPad: " ", startingAt: 0)) | \(value) |"
+        }
         return [
             "| measure | value |", "| --- | --- |",
             row("bare librdkafka consumer (ceiling), records/s", String(format: "%.0f", ceilingRecordsPerSecond)),
             row("ZoneStream end to end, records/s", String(format: "%.0f", zoneStreamRecordsPerSecond)),
             row("ZoneStream / ceiling", String(format: "%.2f", ratio)),
-            row("with live views for /sessions and /board, records/s", String(format: "%.0f", liveViewsRecordsPerSecond)),
-            row("latency at \(latencyTargetSamplesPerSecond) samples/s (\(latencyTraffic), \(latencyPartitions) partitions): p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyP50Ms, latencyP99Ms, latencyP999Ms)),
-            row("latency floor (Kafka path alone): p50 / p99 / p99.9", String(format: "%.1f / %.1f / %.1f ms", latencyFloorP50Ms, latencyFloorP99Ms, latencyFloorP999Ms)),
+            row(
+                "with live views for /sessions and /board, records/s", String(format: "%.0f", liveViewsRecordsPerSecond)
+            ),
+            row(
+                "latency at \(latencyTargetSamplesPerSecond) samples/s (\(latencyTraffic), \(latencyPartitions) partitions): p50 / p99 / p99.9",
+                String(format: "%.1f / %.1f / %.1f ms", latencyP50Ms, latencyP99Ms, latencyP999Ms)),
+            row(
+                "latency floor (Kafka path alone): p50 / p99 / p99.9",
+                String(format: "%.1f / %.1f / %.1f ms", latencyFloorP50Ms, latencyFloorP99Ms, latencyFloorP999Ms)),
             row("peak RSS", String(format: "%.0f MB", Double(peakRSSBytes) / 1_048_576)),
             row("RSS per live session at 10k sessions", String(format: "%.0f bytes", bytesPerSession10k)),
             row("RSS per live session at 100k sessions", String(format: "%.0f bytes", bytesPerSession100k)),

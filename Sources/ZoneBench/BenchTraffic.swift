@@ -18,7 +18,9 @@ enum BenchTraffic {
         let shifted = step + phase
         let value = (shifted / changeEvery) % 2 == 0 ? 120 : 140
         let jitter = step == 0 || shifted % changeEvery == 0 ? 0 : 1 + step % 4
-        return Array("{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":\(value + jitter)}".utf8)
+        return Array(
+            "{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":\(value + jitter)}"
+                .utf8)
     }
 
     /// Whether a ``sample(_:ts:step:changeEvery:phase:)`` is one that crosses a zone boundary: its

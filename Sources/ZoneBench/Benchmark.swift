@@ -44,7 +44,8 @@ public struct Benchmark: Sendable {
     public static var knownPeers: [String] { PeerRun.known }
 
     public init(
-        records: Int, partitions: Int, brokers: Int = 3, workers: Int, latencyRate: Int, latencySeconds: Int, output: String,
+        records: Int, partitions: Int, brokers: Int = 3, workers: Int, latencyRate: Int, latencySeconds: Int,
+        output: String,
         smoke: Bool, bootstrapServers: String?, peer: String?,
         executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
     ) {
@@ -90,12 +91,14 @@ public struct Benchmark: Sendable {
             latencyFloorTopics = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
             changelogPrefix = prefix + changelogPrefix
         }
-        let specifications = topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
+        let specifications =
+            topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
             + latencyTopics.specifications(partitions: latencyPartitions)
             + [floorTopic, peerTopic, memoryTopic].map {
                 TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
             }
-            + BenchProcessorRun.specifications(groups: Self.groups, changelogPrefix: changelogPrefix, partitions: partitions)
+            + BenchProcessorRun.specifications(
+                groups: Self.groups, changelogPrefix: changelogPrefix, partitions: partitions)
             + BenchProcessorRun.specifications(
                 groups: [LatencyRun.group], changelogPrefix: changelogPrefix, partitions: latencyPartitions)
             + [latencyFloorTopics.input, latencyFloorTopics.output].map {
@@ -113,7 +116,9 @@ public struct Benchmark: Sendable {
         // instead of 1 M records/s).
         let producer = try KafkaProducer(configuration: kafka)
         let preloadProducer = try KafkaProducer(configuration: kafka, properties: Self.preloadProducerProperties)
-        print("bench: broker \(bootstrap)\(cluster.isEmbedded ? " (embedded, \(brokers) brokers)" : ""), \(records) records, \(partitions) partitions, \(workers) workers")
+        print(
+            "bench: broker \(bootstrap)\(cluster.isEmbedded ? " (embedded, \(brokers) brokers)" : ""), \(records) records, \(partitions) partitions, \(workers) workers"
+        )
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
         let sessions = max(1, records / 200)
@@ -124,7 +129,8 @@ public struct Benchmark: Sendable {
                 let id = BenchTraffic.sessionID(index, prefix: "t")
                 let ts = 1_717_200_000_000 + Int64(step) * 1000
                 let value = step == 0 ? BenchTraffic.start(id, ts: ts) : BenchTraffic.sample(id, ts: ts, step: step)
-                try preloadProducer.produce(topic: topics.workoutEvents, key: Array(id.utf8), value: value, tracker: nil)
+                try preloadProducer.produce(
+                    topic: topics.workoutEvents, key: Array(id.utf8), value: value, tracker: nil)
                 produced += 1
             }
             if produced >= records { break }
@@ -134,7 +140,8 @@ public struct Benchmark: Sendable {
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
         let ceiling = try BareConsumer.measure(
-            kafka: kafka, topic: topics.workoutEvents, records: records, workers: workers, logger: logger).cost.recordsPerSecond
+            kafka: kafka, topic: topics.workoutEvents, records: records, workers: workers, logger: logger
+        ).cost.recordsPerSecond
         print(String(format: "bench: bare consumer %.0f records/s", ceiling))
 
         // 3. ZoneStream end to end, at-least-once commits on.
@@ -142,28 +149,36 @@ public struct Benchmark: Sendable {
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
         let plain = BenchProcessorRun(
-            base: configuration, topics: topics, group: "bench-zonestream", changelogPrefix: changelogPrefix, liveViews: false)
-        let (cost, timeline, _) = try Self.throughput(configuration: plain.configuration, records: records, logger: logger)
+            base: configuration, topics: topics, group: "bench-zonestream", changelogPrefix: changelogPrefix,
+            liveViews: false)
+        let (cost, timeline, _) = try Self.throughput(
+            configuration: plain.configuration, records: records, logger: logger)
         let rate = cost.recordsPerSecond
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
         let withViews = BenchProcessorRun(
             base: configuration, topics: topics, group: "bench-zonestream-live-views", changelogPrefix: changelogPrefix,
             liveViews: true)
-        let viewsRate = try Self.throughput(configuration: withViews.configuration, records: records, logger: logger).cost.recordsPerSecond
+        let viewsRate = try Self.throughput(configuration: withViews.configuration, records: records, logger: logger)
+            .cost.recordsPerSecond
         print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
 
         // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
         // ZoneStream with live views on (as `run` has them) and off, on the same records.
         let gym = try GymRun.measure(
-            configuration: configuration, topics: gymTopics, records: records, classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
+            configuration: configuration, topics: gymTopics, records: records,
+            classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
             changelogPrefix: changelogPrefix, producer: preloadProducer, logger: logger)
         print(gym.summary)
         let peerFigures = try peer.map { name in
             let figures = try PeerRun.measure(
                 peer: name, bootstrapServers: bootstrap, input: gymTopics.workoutEvents, output: peerTopic,
                 records: gym.mix.records, onMock: cluster.isEmbedded)
-            print(String(format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f", name, figures.recordsPerSecond,
-                Double(figures.peakRSSBytes) / 1_048_576, name, gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
+            print(
+                String(
+                    format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f", name,
+                    figures.recordsPerSecond,
+                    Double(figures.peakRSSBytes) / 1_048_576, name,
+                    gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
             return figures
         }
 
@@ -172,17 +187,20 @@ public struct Benchmark: Sendable {
             base: configuration, topics: latencyTopics, group: LatencyRun.group, changelogPrefix: changelogPrefix,
             liveViews: false)
         let latency = try LatencyRun.measure(
-            configuration: latencyRun.configuration, benchKafka: kafka, producer: producer, rate: latencyRate, seconds: latencySeconds,
+            configuration: latencyRun.configuration, benchKafka: kafka, producer: producer, rate: latencyRate,
+            seconds: latencySeconds,
             traffic: latencyTraffic, logger: logger)
         // The latency floor: the same paced traffic through the Kafka path alone, its outputs
         // as large as ZoneStream's zone changes were.
         let floorLatency = try LatencyFloor.measure(
-            kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input, output: latencyFloorTopics.output,
+            kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input,
+            output: latencyFloorTopics.output,
             rate: latencyRate, seconds: latencySeconds, traffic: latencyTraffic, outputBytes: latency.meanOutputBytes,
             logger: logger)
         // 5. Memory per live session, on a `zonestream run` child (only its memory counted).
         let bytesPerSession = try SessionMemory.measure(
-            bootstrap: bootstrap, topics: (memoryTopic, changelogPrefix + SessionMemory.group), workers: workers, sessionCounts: sessionCounts, producer: producer,
+            bootstrap: bootstrap, topics: (memoryTopic, changelogPrefix + SessionMemory.group), workers: workers,
+            sessionCounts: sessionCounts, producer: producer,
             executable: executable)
         print("bench: RSS per live session: " + SessionMemory.describe(bytesPerSession, sessionCounts: sessionCounts))
         let floorSorted = floorLatency.latenciesMs.sorted()
@@ -190,12 +208,20 @@ public struct Benchmark: Sendable {
         func percentile(_ p: Double, of values: [Double] = sorted) -> Double { Percentile.of(p, values) }
         let untilProduced = latency.untilProducedMs.sorted()
         let outputPath = zip(latency.latenciesMs, latency.untilProducedMs).map { $0 - $1 }.sorted()
-        print(String(format: "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",
-            percentile(0.5, of: untilProduced), percentile(0.99, of: untilProduced), percentile(0.5, of: outputPath), percentile(0.99, of: outputPath)))
+        print(
+            String(
+                format:
+                    "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",
+                percentile(0.5, of: untilProduced), percentile(0.99, of: untilProduced),
+                percentile(0.5, of: outputPath), percentile(0.99, of: outputPath)))
         // The curve: 300 points evenly spaced in -log10(1 - p), from p0 to p99.9, and the maximum.
-        print(String(format: "bench: latency p50 / p99 / p99.9: ZoneStream %.1f / %.1f / %.1f ms, the Kafka path alone (floor) %.1f / %.1f / %.1f ms",
-            percentile(0.5), percentile(0.99), percentile(0.999),
-            percentile(0.5, of: floorSorted), percentile(0.99, of: floorSorted), percentile(0.999, of: floorSorted)))
+        print(
+            String(
+                format:
+                    "bench: latency p50 / p99 / p99.9: ZoneStream %.1f / %.1f / %.1f ms, the Kafka path alone (floor) %.1f / %.1f / %.1f ms",
+                percentile(0.5), percentile(0.99), percentile(0.999),
+                percentile(0.5, of: floorSorted), percentile(0.99, of: floorSorted), percentile(0.999, of: floorSorted))
+        )
         func curve(_ values: [Double]) -> [[Double]] {
             (0...300).map { step -> [Double] in
                 let p = 1 - pow(10, -Double(step) / 100)
@@ -204,18 +230,21 @@ public struct Benchmark: Sendable {
         }
         let report = BenchReport(
             broker: bootstrapServers ?? "embedded mock cluster of \(brokers) brokers (a child process)",
-            machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
+            machine:
+                "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
             records: records, partitions: partitions, workers: workers,
             ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
             liveViewsRecordsPerSecond: viewsRate,
-            latencyTargetSamplesPerSecond: latencyRate, latencyPartitions: latencyPartitions, latencyTraffic: latencyTraffic.rawValue,
+            latencyTargetSamplesPerSecond: latencyRate, latencyPartitions: latencyPartitions,
+            latencyTraffic: latencyTraffic.rawValue,
             latencyAchievedSamplesPerSecond: latency.achievedRate,
             latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
             latencyFloorP50Ms: percentile(0.5, of: floorSorted), latencyFloorP99Ms: percentile(0.99, of: floorSorted),
             latencyFloorP999Ms: percentile(0.999, of: floorSorted),
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: bytesPerSession.first ?? 0, bytesPerSession100k: bytesPerSession.last ?? 0,
-            throughputOverTime: timeline, latencyPercentilesMs: curve(sorted), latencyFloorPercentilesMs: curve(floorSorted),
+            throughputOverTime: timeline, latencyPercentilesMs: curve(sorted),
+            latencyFloorPercentilesMs: curve(floorSorted),
             gym: gym, peer: peerFigures)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

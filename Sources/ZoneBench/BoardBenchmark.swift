@@ -29,7 +29,9 @@ public struct BoardBenchmark: Sendable {
     /// connected shows whether boards leave anything behind.
     public var waves = 3
 
-    public init(sessions: Int, clients: Int, output: String, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])) {
+    public init(
+        sessions: Int, clients: Int, output: String, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+    ) {
         self.sessions = sessions
         self.clients = clients
         self.output = output
@@ -67,14 +69,20 @@ public struct BoardBenchmark: Sendable {
         public var summary: String {
             var lines = [
                 "board bench: \(liveSessions) live sessions, \(clients) boards at once, board_max_sessions \(boardMaxSessions), \(machine)",
-                String(format: "processor RSS: %.0f MB before the boards, peak %.0f MB", Double(rssBeforeBytes) / 1e6, Double(rssPeakBytes) / 1e6),
+                String(
+                    format: "processor RSS: %.0f MB before the boards, peak %.0f MB", Double(rssBeforeBytes) / 1e6,
+                    Double(rssPeakBytes) / 1e6),
             ]
             for (index, wave) in waves.enumerated() {
-                lines.append(String(
-                    format: "wave %d: %d/%d full boards (%d refused), %d within 2 s; first message p50 %.0f ms; full board p50/p99/max %.0f/%.0f/%.0f ms; %d-%d tiles, %.2f MB each; RSS connected %.0f MB",
-                    index + 1, wave.clientsWithFullBoard, clients, wave.clientsRefused, wave.clientsWithinTwoSeconds, wave.firstMessageP50Ms,
-                    wave.fullBoardP50Ms, wave.fullBoardP99Ms, wave.fullBoardMaxMs, wave.tilesPerBoardMin, wave.tilesPerBoardMax,
-                    Double(wave.bytesPerBoard) / 1e6, Double(wave.rssConnectedBytes) / 1e6))
+                lines.append(
+                    String(
+                        format:
+                            "wave %d: %d/%d full boards (%d refused), %d within 2 s; first message p50 %.0f ms; full board p50/p99/max %.0f/%.0f/%.0f ms; %d-%d tiles, %.2f MB each; RSS connected %.0f MB",
+                        index + 1, wave.clientsWithFullBoard, clients, wave.clientsRefused,
+                        wave.clientsWithinTwoSeconds, wave.firstMessageP50Ms,
+                        wave.fullBoardP50Ms, wave.fullBoardP99Ms, wave.fullBoardMaxMs, wave.tilesPerBoardMin,
+                        wave.tilesPerBoardMax,
+                        Double(wave.bytesPerBoard) / 1e6, Double(wave.rssConnectedBytes) / 1e6))
             }
             return lines.joined(separator: "\n")
         }
@@ -90,21 +98,33 @@ public struct BoardBenchmark: Sendable {
         defer { traffic.stop() }
         let processor = try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "board-bench",
-            extra: ["--set", "workers=2", "--set", "commit_interval_ms=1000",
-                    "--set", "http.board_max_sessions=\(boardMaxSessions)", "--set", "max_live_sessions=\(max(100_000, sessions * 2))"]
+            extra: [
+                "--set", "workers=2", "--set", "commit_interval_ms=1000",
+                "--set", "http.board_max_sessions=\(boardMaxSessions)", "--set",
+                "max_live_sessions=\(max(100_000, sessions * 2))",
+            ]
                 + extraSettings,
             executable: processorExecutable ?? executable)
         defer { processor.signal(SIGTERM) }
-        guard let port = processor.httpPort() else { throw BenchError("board bench: the processor did not start: \(processor.output.suffix(800))") }
+        guard let port = processor.httpPort() else {
+            throw BenchError("board bench: the processor did not start: \(processor.output.suffix(800))")
+        }
         print("board bench: \(sessions) members in class, waiting until the processor has them all live")
         let live = LiveSessionCount.wait(port: port, atLeast: sessions, seconds: 180)
-        if let failure = traffic.failure.withLockedValue({ $0 }) { throw BenchError("board bench: the class traffic stopped: \(failure)") }
-        guard live >= sessions else { throw BenchError("board bench: only \(live) of \(sessions) sessions live after 180 s") }
+        if let failure = traffic.failure.withLockedValue({ $0 }) {
+            throw BenchError("board bench: the class traffic stopped: \(failure)")
+        }
+        guard live >= sessions else {
+            throw BenchError("board bench: only \(live) of \(sessions) sessions live after 180 s")
+        }
         // Until one board shows every tile it will show: the directory has every session.
         let expectedTiles = min(sessions, boardMaxSessions)
         let deadline = Date().addingTimeInterval(60)
-        while try BoardStreamProbe.measure(port: port, clients: 1, timeoutSeconds: 10).first?.tiles ?? 0 < expectedTiles {
-            guard Date() < deadline else { throw BenchError("board bench: a board had fewer than \(expectedTiles) tiles after 60 s") }
+        while try BoardStreamProbe.measure(port: port, clients: 1, timeoutSeconds: 10).first?.tiles ?? 0 < expectedTiles
+        {
+            guard Date() < deadline else {
+                throw BenchError("board bench: a board had fewer than \(expectedTiles) tiles after 60 s")
+            }
         }
         let before = ProcessMemory.residentBytes(pid: processor.pid)
         var measured: [Figures.Wave] = []
@@ -120,9 +140,12 @@ public struct BoardBenchmark: Sendable {
             Thread.sleep(forTimeInterval: 2)
         }
         let figures = Figures(
-            sessions: sessions, liveSessions: live, clients: clients, boardMaxSessions: boardMaxSessions, waves: measured,
+            sessions: sessions, liveSessions: live, clients: clients, boardMaxSessions: boardMaxSessions,
+            waves: measured,
             rssBeforeBytes: before.current, rssPeakBytes: ProcessMemory.residentBytes(pid: processor.pid).peak,
-            machine: "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB")
+            machine:
+                "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB"
+        )
         print(figures.summary)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -164,14 +187,16 @@ final class ClassTraffic: Sendable {
     }
 
     func start() throws {
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-board-bench"))
+        let producer = try KafkaProducer(
+            configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-board-bench"))
         var plan = TrafficPlan()
         plan.members = members
         plan.sessionSeconds = 24 * 3600
         plan.sessionPrefix = "board"
         plan.startMs = Int64(Date().timeIntervalSince1970 * 1000)
         for profile in LoadGenerator(plan: plan).profiles(topic: "zone-profiles") {
-            try producer.produce(topic: profile.topic, key: Array(profile.key.utf8), value: Array(profile.value.utf8), tracker: nil)
+            try producer.produce(
+                topic: profile.topic, key: Array(profile.key.utf8), value: Array(profile.value.utf8), tracker: nil)
         }
         let traffic = self
         let classPlan = plan
@@ -184,7 +209,8 @@ final class ClassTraffic: Sendable {
                     do {
                         for record in generator.nextSecond(topic: "workout-events") {
                             try producer.produce(
-                                topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
+                                topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8),
+                                tracker: nil)
                         }
                     } catch {
                         traffic.failure.withLockedValue { $0 = "\(error)" }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Many gym boards at once: opens `clients` streams of `/board/events` together and times, for
 /// each, its first message and its whole first board (the first period's messages, up to the
@@ -71,7 +72,9 @@ public enum BoardStreamProbe {
                     open.remove(index)
                     continue
                 }
-                if seen.data && results[index].firstMessageMs == nil { results[index].firstMessageMs = at - sentAt[index] }
+                if seen.data && results[index].firstMessageMs == nil {
+                    results[index].firstMessageMs = at - sentAt[index]
+                }
                 if seen.end {
                     results[index].fullBoardMs = at - sentAt[index]
                     // Still connected, but no longer read: later messages are not this board's first.
@@ -118,7 +121,8 @@ public enum BoardStreamProbe {
             let seenBefore = tail.count
             var events: [(position: Int, marker: Marker)] = []
             for marker in [Marker.data, .more, .messageEnd] {
-                for position in Self.positions(marker.bytes, in: window) where position + marker.bytes.count > seenBefore {
+                for position in Self.positions(marker.bytes, in: window)
+                where position + marker.bytes.count > seenBefore {
                     events.append((position, marker))
                 }
             }

@@ -27,7 +27,9 @@ enum GymPreload {
         static let small = ClassSize(members: 40, sessionSeconds: 120)
     }
 
-    static func produce(records: Int, classSize: ClassSize = ClassSize(), seed: UInt64, topics: Topics, producer: KafkaProducer) throws -> Mix {
+    static func produce(
+        records: Int, classSize: ClassSize = ClassSize(), seed: UInt64, topics: Topics, producer: KafkaProducer
+    ) throws -> Mix {
         let members = classSize.members
         let sessionSeconds = classSize.sessionSeconds
         var mix = Mix()
@@ -41,14 +43,16 @@ enum GymPreload {
             plan.startMs = 1_717_200_000_000 + Int64(wave) * Int64(sessionSeconds + 60) * 1000
             var generator = LoadGenerator(plan: plan)
             for profile in generator.profiles(topic: topics.zoneProfiles) {
-                try producer.produce(topic: profile.topic, key: Array(profile.key.utf8), value: Array(profile.value.utf8), tracker: nil)
+                try producer.produce(
+                    topic: profile.topic, key: Array(profile.key.utf8), value: Array(profile.value.utf8), tracker: nil)
                 mix.profiles += 1
             }
             mix.sessions += members
             // Whole classes: the last one may overshoot `records` so that every session finishes.
             while !generator.isFinished {
                 for record in generator.nextSecond(topic: topics.workoutEvents) {
-                    try producer.produce(topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
+                    try producer.produce(
+                        topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
                     mix.recordsByType[Self.type(of: record.value), default: 0] += 1
                 }
                 producer.pollDeliveryReports(timeoutMs: 0)

@@ -46,13 +46,19 @@ enum GymRun {
         }
 
         var table: String {
-            func row(_ name: String, _ value: String) -> String { "| \(name.padding(toLength: 52, withPad: " ", startingAt: 0)) | \(value) |" }
+            func row(_ name: String, _ value: String) -> String {
+                "| \(name.padding(toLength: 52, withPad: " ", startingAt: 0)) | \(value) |"
+            }
             return [
                 "| gym traffic (load generator) | value |", "| --- | --- |",
                 row("records (by type)", "\(mix.records) (\(mix.summary)); \(mix.sessions) sessions"),
-                row("zone changes / finished workouts per million records", String(format: "%.0f / %.0f", zoneChangesPerMillionRecords, finishedWorkoutsPerMillionRecords)),
+                row(
+                    "zone changes / finished workouts per million records",
+                    String(format: "%.0f / %.0f", zoneChangesPerMillionRecords, finishedWorkoutsPerMillionRecords)),
                 row("bare consumer, records/s", bareConsumerRates.text()),
-                row("Kafka I/O floor, records/s", "\(floorRates.text()) (\(outputRecords) outputs of \(outputMeanBytes) bytes)"),
+                row(
+                    "Kafka I/O floor, records/s",
+                    "\(floorRates.text()) (\(outputRecords) outputs of \(outputMeanBytes) bytes)"),
                 row("ZoneStream with live views, records/s", zoneStreamRates.text()),
                 row("ZoneStream without live views, records/s", zoneStreamWithoutLiveViewsRates.text()),
                 row("ZoneStream / floor (round by round)", ratioToFloor.text("%.2f")),
@@ -65,15 +71,18 @@ enum GymRun {
     }
 
     static func measure(
-        configuration: ProcessorConfiguration, topics: Topics, records: Int, classSize: GymPreload.ClassSize, floorTopic: String,
+        configuration: ProcessorConfiguration, topics: Topics, records: Int, classSize: GymPreload.ClassSize,
+        floorTopic: String,
         changelogPrefix: String, producer: KafkaProducer, logger: Logger
     ) throws -> Figures {
-        let mix = try GymPreload.produce(records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
+        let mix = try GymPreload.produce(
+            records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
         let total = mix.records
         let kafka = configuration.kafka
         func bareRun(_ run: Int) throws -> (cost: ClientCost, timeline: [[Double]]) {
             try BareConsumer.measure(
-                kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, run: run, logger: logger)
+                kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, run: run,
+                logger: logger)
         }
 
         // Rounds of the four clients, the order reversed every other round (bare, on, off,
@@ -93,7 +102,8 @@ enum GymRun {
         var bareRuns: [ClientCost] = []
         var timelines: (bare: [[Double]], floor: [[Double]]) = ([], [])
         for round in 0..<rounds {
-            let order: [Client] = round % 2 == 0 ? [.bare, .liveViews, .noLiveViews, .floor] : [.floor, .noLiveViews, .liveViews, .bare]
+            let order: [Client] =
+                round % 2 == 0 ? [.bare, .liveViews, .noLiveViews, .floor] : [.floor, .noLiveViews, .liveViews, .bare]
             for client in order {
                 switch client {
                 case .bare:
@@ -102,19 +112,28 @@ enum GymRun {
                     if timelines.bare.isEmpty { timelines.bare = bare.timeline }
                 case .liveViews, .noLiveViews:
                     let run = BenchProcessorRun(
-                        base: configuration, topics: topics, group: groups[runs.count + 1], changelogPrefix: changelogPrefix,
+                        base: configuration, topics: topics, group: groups[runs.count + 1],
+                        changelogPrefix: changelogPrefix,
                         liveViews: client == .liveViews)
-                    let (cost, timeline, _) = try Benchmark.throughput(configuration: run.configuration, records: total, logger: logger)
-                    runs.append(LiveViewRun(liveViews: client == .liveViews, recordsPerSecond: cost.recordsPerSecond, cost: cost))
+                    let (cost, timeline, _) = try Benchmark.throughput(
+                        configuration: run.configuration, records: total, logger: logger)
+                    runs.append(
+                        LiveViewRun(
+                            liveViews: client == .liveViews, recordsPerSecond: cost.recordsPerSecond, cost: cost))
                     if runs.count == 1 { firstRun?.timeline = timeline }
                 case .floor:
                     guard let firstRun else { throw BenchError("bench: the floor needs a ZoneStream run before it") }
-                    let outputs = try floorOutputs
-                        ?? outputsOf(firstRun.metrics, topics: topics, changelog: changelogPrefix + warmUpGroup, kafka: kafka, logger: logger)
+                    let outputs =
+                        try floorOutputs
+                        ?? outputsOf(
+                            firstRun.metrics, topics: topics, changelog: changelogPrefix + warmUpGroup, kafka: kafka,
+                            logger: logger)
                     floorOutputs = outputs
                     let floor = try KafkaFloor.measure(
-                        kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total, outputs: outputs,
-                        commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers, run: floorRuns.count + 1,
+                        kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
+                        outputs: outputs,
+                        commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers,
+                        run: floorRuns.count + 1,
                         logger: logger)
                     floorRuns.append(floor.cost)
                     if timelines.floor.isEmpty { timelines.floor = floor.timeline }
@@ -133,7 +152,8 @@ enum GymRun {
         let bareRates = Spread(bareRuns.map(\.recordsPerSecond))
         return Figures(
             mix: mix, bareConsumerRecordsPerSecond: bareRates.median, floorRecordsPerSecond: floorRates.median,
-            zoneStreamRecordsPerSecond: zoneStreamRates.median, zoneStreamWithoutLiveViewsRecordsPerSecond: withoutViews.median,
+            zoneStreamRecordsPerSecond: zoneStreamRates.median,
+            zoneStreamWithoutLiveViewsRecordsPerSecond: withoutViews.median,
             zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
             finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs.count,
             outputMeanBytes: outputs.meanBytes,
@@ -160,10 +180,13 @@ enum GymRun {
         let changelogRecords = metrics.changelogRecords.load(ordering: .relaxed)
         let values = try outputSample(
             kafka: kafka,
-            topics: [(topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished), (changelog, changelogRecords)],
+            topics: [
+                (topics.zoneChanges, zoneChanges), (topics.workoutsFinished, finished), (changelog, changelogRecords),
+            ],
             logger: logger)
         return KafkaFloor.Outputs(
-            count: zoneChanges + finished + metrics.deadLetters.load(ordering: .relaxed) + changelogRecords, values: values)
+            count: zoneChanges + finished + metrics.deadLetters.load(ordering: .relaxed) + changelogRecords,
+            values: values)
     }
 
     /// Rounds of the four clients (each client's spread needs at least three runs).
@@ -188,7 +211,9 @@ enum GymRun {
     /// wrote to it (`topics`: name and count). The floor produces these bytes, not filler of
     /// the same size, because the producer compresses its batches (lz4) and a run of one
     /// repeated byte compresses to almost nothing, which would understate the floor's work.
-    static func outputSample(kafka: KafkaConfiguration, topics: [(name: String, count: Int)], logger: Logger) throws -> [[UInt8]] {
+    static func outputSample(kafka: KafkaConfiguration, topics: [(name: String, count: Int)], logger: Logger) throws
+        -> [[UInt8]]
+    {
         let total = max(1, topics.reduce(0) { $0 + $1.count })
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)
         defer { consumer.close() }
@@ -197,7 +222,8 @@ enum GymRun {
             let share = max(1, 20_000 * topic.count / total)
             var partitions: [TopicPartition] = []
             for partition in 0..<Int32(try consumer.partitionCount(topic: topic.name)) {
-                partitions.append(TopicPartition(topic: topic.name, partition: partition, offset: TopicPartition.beginning))
+                partitions.append(
+                    TopicPartition(topic: topic.name, partition: partition, offset: TopicPartition.beginning))
             }
             try consumer.assign(partitions)
             var values: [[UInt8]] = []

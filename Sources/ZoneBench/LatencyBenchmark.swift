@@ -89,8 +89,11 @@ public struct LatencyBenchmark: Sendable {
         }
 
         public var summary: String {
-            String(format: "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d of %d zone changes of %d bytes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
-                p50, p90, p99, p999, max, zoneChanges, zoneChangesProduced, meanOutputBytes, achievedRate, untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
+            String(
+                format:
+                    "p50 / p90 / p99 / p99.9 / max %.1f / %.1f / %.1f / %.1f / %.1f ms over %d of %d zone changes of %d bytes at %.0f samples/s; until produced p50 / p99 %.1f / %.1f ms, produced to read %.1f / %.1f ms",
+                p50, p90, p99, p999, max, zoneChanges, zoneChangesProduced, meanOutputBytes, achievedRate,
+                untilProducedP50, untilProducedP99, outputPathP50, outputPathP99)
         }
     }
 
@@ -111,15 +114,19 @@ public struct LatencyBenchmark: Sendable {
         var kafka = benchKafka
         kafka.properties = kafkaProperties
         let producer = try KafkaProducer(configuration: benchKafka)
-        let properties = kafkaProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        print("latency bench: broker \(bootstrapServers ?? "embedded mock cluster of \(brokers) brokers"), \(rate) samples/s (\(traffic.rawValue) zone changes) for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)")
+        let properties = kafkaProperties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: " ")
+        print(
+            "latency bench: broker \(bootstrapServers ?? "embedded mock cluster of \(brokers) brokers"), \(rate) samples/s (\(traffic.rawValue) zone changes) for \(seconds) s, \(partitions) partitions, \(workers) workers, commit_interval_ms \(commitIntervalMs), ZoneStream's librdkafka properties: \(properties.isEmpty ? "defaults" : properties)"
+        )
         var zoneStream: [Figures] = []
         var floor: [Figures] = []
         for (index, prefix) in prefixes.enumerated() {
             for floorTurn in clients.turns(run: index) {
                 if floorTurn {
                     let result = try LatencyFloor.measure(
-                        kafka: kafka, benchKafka: benchKafka, producer: producer, input: prefix + LatencyFloor.inputTopic,
+                        kafka: kafka, benchKafka: benchKafka, producer: producer,
+                        input: prefix + LatencyFloor.inputTopic,
                         output: prefix + LatencyFloor.outputTopic, rate: rate, seconds: seconds, traffic: traffic,
                         outputBytes: zoneStream.last?.meanOutputBytes ?? floorOutputBytes ?? 0, logger: logger)
                     floor.append(Figures(result))
@@ -132,7 +139,8 @@ public struct LatencyBenchmark: Sendable {
                     configuration.workers = workers
                     configuration.commitIntervalMs = commitIntervalMs
                     let result = try LatencyRun.measure(
-                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate, seconds: seconds, traffic: traffic,
+                        configuration: configuration, benchKafka: benchKafka, producer: producer, rate: rate,
+                        seconds: seconds, traffic: traffic,
                         logger: logger)
                     zoneStream.append(Figures(result))
                     print("latency bench: run \(index + 1), ZoneStream: \(zoneStream[zoneStream.count - 1].summary)")

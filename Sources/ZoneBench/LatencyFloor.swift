@@ -18,7 +18,8 @@ enum LatencyFloor {
     static let outputTopic = "bench-latency-floor-out"
 
     static func measure(
-        kafka: KafkaConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, input: String, output: String,
+        kafka: KafkaConfiguration, benchKafka: KafkaConfiguration, producer: KafkaProducer, input: String,
+        output: String,
         rate: Int, seconds: Int, traffic: LatencyTraffic, outputBytes: Int, logger: Logger
     ) throws -> LatencyRun.Result {
         let consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger)

@@ -65,7 +65,8 @@ enum LatencyRun {
         traffic: LatencyTraffic, logger: Logger
     ) throws -> Result {
         let countingFromMs = Int64(Date().timeIntervalSince1970 * 1000) + Int64(warmUpSeconds * 1000)
-        let reader = try ZoneChangeLatencyReader(kafka: benchKafka, topic: output, countingFromMs: countingFromMs, logger: logger)
+        let reader = try ZoneChangeLatencyReader(
+            kafka: benchKafka, topic: output, countingFromMs: countingFromMs, logger: logger)
         defer { reader.stop() }
         let paced = try pace(
             producer: producer, topic: input, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic,
@@ -122,12 +123,15 @@ final class ZoneChangeLatencyReader: Sendable {
     /// `countingFromMs`: zone changes of samples produced before this wall-clock time (the
     /// warm-up) are read but not counted.
     init(kafka: KafkaConfiguration, topic: String, countingFromMs: Int64, logger: Logger) throws {
-        consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
+        consumer = try KafkaConsumer(
+            configuration: kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "5"])
         try consumer.assign(try Self.partitionsAtEnd(of: topic, consumer: consumer))
         let thread = JoinableThread(name: "zs-bench-read") { [self] in
             while running.load(ordering: .relaxed) {
                 consumer.poll(timeoutMs: 20) { record in
-                    guard let value = record.value, let ts = Self.timestamp(in: value), ts >= countingFromMs else { return }
+                    guard let value = record.value, let ts = Self.timestamp(in: value), ts >= countingFromMs else {
+                        return
+                    }
                     let latency = Date().timeIntervalSince1970 * 1000 - Double(ts)
                     let untilProduced = Double(record.timestampMs - ts)
                     values.withLockedValue { $0.append((latency, untilProduced)) }

@@ -31,16 +31,21 @@ public struct MemoryBenchmark: Sendable {
         let inputs = (1...max(1, runs)).map { "\(SessionMemory.inputTopic)-\($0)" }
         let changelogs = inputs.map { "bench-changelog-\($0)" }
         let broker = try BrokerProcess(
-            partitions: 8, extraArguments: ["--extra-topics", (inputs + changelogs).joined(separator: ",")], executable: executable)
+            partitions: 8, extraArguments: ["--extra-topics", (inputs + changelogs).joined(separator: ",")],
+            executable: executable)
         defer { broker.stop() }
         let producer = try KafkaProducer(
-            configuration: KafkaConfiguration(bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench-memory"))
+            configuration: KafkaConfiguration(
+                bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench-memory"))
         var all: [[Double]] = []
         for (input, changelog) in zip(inputs, changelogs) {
             let perSession = try SessionMemory.measure(
-                bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers, sessionCounts: sessionCounts,
+                bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers,
+                sessionCounts: sessionCounts,
                 producer: producer, executable: processorExecutable ?? executable, extraSettings: processorSettings)
-            print("bench memory: RSS per live session: " + SessionMemory.describe(perSession, sessionCounts: sessionCounts))
+            print(
+                "bench memory: RSS per live session: "
+                    + SessionMemory.describe(perSession, sessionCounts: sessionCounts))
             all.append(perSession)
         }
         return all

@@ -26,20 +26,27 @@ enum PeerRun {
         var peakRSSBytes: Int
 
         private enum CodingKeys: String, CodingKey {
-            case records, recordsPerSecond = "records_per_second", zoneChanges = "zone_changes", peakRSSBytes = "peak_rss_bytes"
+            case records, recordsPerSecond = "records_per_second", zoneChanges = "zone_changes", peakRSSBytes =
+                "peak_rss_bytes"
         }
     }
 
-    static func measure(peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool) throws -> Figures {
+    static func measure(
+        peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool
+    ) throws -> Figures {
         let script = URL(fileURLWithPath: "benchmarks/peers/\(peer)/run.sh")
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             throw BenchError("bench: --peer \(peer): \(script.path) not found (run bench from the repository's root)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, "--bootstrap-servers", bootstrapServers, "--input", input, "--output", output,
-                             "--records", "\(records)", "--group", "bench-peer-\(peer)-\(Int(Date().timeIntervalSince1970))",
-                             "--state-dir", NSTemporaryDirectory() + "zonestream-bench-\(peer)-\(ProcessInfo.processInfo.processIdentifier)"]
+        process.arguments =
+            [
+                script.path, "--bootstrap-servers", bootstrapServers, "--input", input, "--output", output,
+                "--records", "\(records)", "--group", "bench-peer-\(peer)-\(Int(Date().timeIntervalSince1970))",
+                "--state-dir",
+                NSTemporaryDirectory() + "zonestream-bench-\(peer)-\(ProcessInfo.processInfo.processIdentifier)",
+            ]
             + (onMock ? ["--mock"] : [])
         let stdout = Pipe()
         process.standardOutput = stdout
@@ -47,9 +54,11 @@ enum PeerRun {
         let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard let last = text.split(separator: "\n").last,
-              let line = try? JSONDecoder().decode(Line.self, from: Data(last.utf8))
+            let line = try? JSONDecoder().decode(Line.self, from: Data(last.utf8))
         else {
-            throw BenchError("bench: the \(peer) peer printed no report (exit status \(process.terminationStatus)): \(text.suffix(500))")
+            throw BenchError(
+                "bench: the \(peer) peer printed no report (exit status \(process.terminationStatus)): \(text.suffix(500))"
+            )
         }
         guard process.terminationStatus == 0 else {
             throw BenchError("bench: the \(peer) peer read \(line.records) of \(records) records before its timeout")

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The window a client's rate is measured over: its steady state, from the moment it has
@@ -87,7 +88,8 @@ struct ClientCost: Codable {
     }
 
     var description: String {
-        String(format: "%.2f CPU-s per million records, %.2f cores busy, %.0f page faults per million records",
+        String(
+            format: "%.2f CPU-s per million records, %.2f cores busy, %.0f page faults per million records",
             cpuSecondsPerMillionRecords, coresBusy, pageFaultsPerMillionRecords)
     }
 }

@@ -22,7 +22,8 @@ enum SessionMemory {
         let processor = try ZoneStreamProcess.processor(
             bootstrap: bootstrap, group: group,
             extra: [
-                "--set", "workers=\(workers)", "--set", "commit_interval_ms=1000", "--set", "topics.workout_events=\(topics.input)",
+                "--set", "workers=\(workers)", "--set", "commit_interval_ms=1000", "--set",
+                "topics.workout_events=\(topics.input)",
                 "--set", "topics.changelog=\(topics.changelog)", "--set", "max_live_sessions=\(max(1, maximum * 2))",
             ] + extraSettings.flatMap { ["--set", $0] },
             executable: executable)
@@ -37,11 +38,14 @@ enum SessionMemory {
             for index in total..<count {
                 let id = BenchTraffic.sessionID(index, prefix: "m\(round)-")
                 try producer.produce(
-                    topic: topics.input, key: Array(id.utf8), value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)
+                    topic: topics.input, key: Array(id.utf8),
+                    value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)
             }
             try producer.flush(timeoutMs: 60_000)
             let live = LiveSessionCount.wait(port: port, atLeast: count, seconds: 120)
-            guard live >= count else { throw BenchError("bench: only \(live) of \(count) sessions live in the memory run after 120 s") }
+            guard live >= count else {
+                throw BenchError("bench: only \(live) of \(count) sessions live in the memory run after 120 s")
+            }
             let after = settledResidentBytes(pid: processor.pid)
             perSession.append(Double(after - before) / Double(count - total))
             total = count

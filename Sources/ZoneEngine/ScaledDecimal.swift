@@ -10,7 +10,8 @@ struct ScaledDecimal: Equatable {
     var mantissa: Int64
     var places: Int
 
-    static let powersOfTen: [Int64] = (0...9).map { exponent in (0..<exponent).reduce(1) { product, _ in product * 10 } }
+    static let powersOfTen: [Int64] = (0...9).map { exponent in (0..<exponent).reduce(1) { product, _ in product * 10 }
+    }
 
     /// `value` as its shortest decimal text states it, when that has at most six places and
     /// the value is below 100,000 in size: at most eleven digits, so no other decimal of as
@@ -87,7 +88,9 @@ struct ScaledDecimal: Equatable {
     /// ``SystemZones/cyclingPower(for:)``'s boundaries in whole numbers; `nil` when the FTP is
     /// missing, not positive or does not fit (the `Decimal` path then decides).
     static func powerBoundaries(for profile: PersonProfile?) -> [Double]? {
-        guard let value = profile?.functionalThresholdPower, let ftp = ScaledDecimal(value), ftp.mantissa > 0 else { return nil }
+        guard let value = profile?.functionalThresholdPower, let ftp = ScaledDecimal(value), ftp.mantissa > 0 else {
+            return nil
+        }
         return powerHundredths.map { rounded($0 * ftp.mantissa, places: ftp.places + 2) }
     }
 }

@@ -17,7 +17,9 @@ extension SessionStore {
 
     /// Hands over what changed since the last call: the sessions to write to the changelog,
     /// the ids that finished, and the finished ids past their retention.
-    public mutating func drainChanges() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
+    public mutating func drainChanges() -> (
+        updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]
+    ) {
         var updated: [WorkoutSession] = []
         for id in changes.updated {
             guard let slot = slots.slot(of: id), dirty[slot] else { continue }
@@ -31,7 +33,9 @@ extension SessionStore {
 
     /// Like ``drainChanges()``, but hands over every live session and every finished id still
     /// retained: for rewriting a partition's whole state after a changelog write was lost.
-    public mutating func drainEverything() -> (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]) {
+    public mutating func drainEverything() -> (
+        updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]
+    ) {
         let drained = drainChanges()
         return (live, finishedAt.map { (id: $0.key, wallMs: $0.value) }, drained.forgotten)
     }

@@ -141,7 +141,9 @@ public struct SessionStore: Sendable {
     /// Asks the sink whether a new session may start; dead-letters the event when not.
     private func admit(_ id: String, sink: inout some SessionEventSink) -> Bool {
         guard sink.admitSession(id) else {
-            sink.rejected(Rejection(.sessionLimit, "the live-session limit of this instance is reached; session \(id) not started"))
+            sink.rejected(
+                Rejection(
+                    .sessionLimit, "the live-session limit of this instance is reached; session \(id) not started"))
             return false
         }
         return true
@@ -225,7 +227,8 @@ public struct SessionStore: Sendable {
             live[slot].lastAppliedWallMs = wallMs
             // A change is only produced for a quantity with zones.
             if let change, let configuration = live[slot].configuration(for: quantity) {
-                sink.zoneChanged(change, session: live[slot].id, person: live[slot].person, configuration: configuration)
+                sink.zoneChanged(
+                    change, session: live[slot].id, person: live[slot].person, configuration: configuration)
             }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1

@@ -23,13 +23,16 @@ public enum SystemZones {
             return configuration
         }
         // The default list is valid by construction; the fallback below is never taken.
-        return (try? ZoneConfiguration.validated(
-            quantity: .heartRate, source: .system, boundaries: defaultHeartRateBoundaries))!
+        return
+            (try? ZoneConfiguration.validated(
+                quantity: .heartRate, source: .system, boundaries: defaultHeartRateBoundaries))!
     }
 
     /// Power zones from `ftp` > 0; `nil` without a usable ftp.
     public static func cyclingPower(for profile: PersonProfile?) -> ZoneConfiguration? {
-        guard let boundaries = ScaledDecimal.powerBoundaries(for: profile) ?? powerBoundaries(for: profile) else { return nil }
+        guard let boundaries = ScaledDecimal.powerBoundaries(for: profile) ?? powerBoundaries(for: profile) else {
+            return nil
+        }
         return try? ZoneConfiguration.validated(quantity: .cyclingPower, source: .system, boundaries: boundaries)
     }
 

@@ -50,7 +50,8 @@ public struct WorkoutSession: Sendable {
         self.tracks = SessionTracks(
             heartRate: heartRate,
             cyclingPower: QuantityTrack(
-                .cyclingPower, configuration: ZoneResolver.resolve(
+                .cyclingPower,
+                configuration: ZoneResolver.resolve(
                     .cyclingPower, appZones: appZones.cyclingPower, profile: profile)))
     }
 

@@ -1,5 +1,5 @@
-public import Hummingbird
 import Foundation
+public import Hummingbird
 
 /// Requires the access token for every path that shows a person's data (live sessions,
 /// people, the board and its stream), as `Authorization: Bearer <token>` or, for a wall
@@ -29,8 +29,11 @@ public struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(
                 status: .unauthorized,
                 headers: [.contentType: "application/json", .wwwAuthenticate: "Bearer"],
-                body: ResponseBody(byteBuffer: ByteBuffer(
-                    string: #"{"error":"this path shows members' data: send the access token (http.token) as Authorization: Bearer or ?token="}"#)))
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            #"{"error":"this path shows members' data: send the access token (http.token) as Authorization: Bearer or ?token="}"#
+                    )))
         }
         return try await next(request, context)
     }

@@ -47,7 +47,8 @@ struct BoardEventStream: Sendable {
                     } else {
                         // One message built at a time: a stream holds at most one.
                         for start in Self.messageStarts(count: update.sessions.count) {
-                            try await writer.write(Self.message(sessions: update.sessions, from: start, removed: update.removed))
+                            try await writer.write(
+                                Self.message(sessions: update.sessions, from: start, removed: update.removed))
                         }
                     }
                     tracker.isFirst = false

@@ -3,234 +3,234 @@ extension BoardPage {
     /// class clock and the "no signal" state, and sorts by zone or points on request
     /// (`?sort=zone`, `?sort=points`); ids and names are ordered naturally (`0-4` before `0-39`).
     static let script = #"""
-"use strict";
-const board = document.getElementById("board");
-const tiles = new Map();
-const units = { heart_rate: "bpm", cycling_power: "W" };
+        "use strict";
+        const board = document.getElementById("board");
+        const tiles = new Map();
+        const units = { heart_rate: "bpm", cycling_power: "W" };
 
-// One fixed colour per zone index, whatever the configuration's zone count (zone 4 is the
-// same orange in a 5-zone and a 6-zone configuration): a colour-blind-safe palette (Okabe-Ito,
-// extended to nine), light colours with dark text.
-const zonePalette = ["#5f6b78", "#0072b2", "#009e73", "#f0e442", "#e69f00", "#d55e00", "#cc79a7", "#8e2c90", "#5b1a3a"];
-const lightZones = new Set([4, 5, 7]);
-function zoneColour(index) {
-  return index >= 1 && index <= zonePalette.length ? zonePalette[index - 1] : "#455a64";
-}
+        // One fixed colour per zone index, whatever the configuration's zone count (zone 4 is the
+        // same orange in a 5-zone and a 6-zone configuration): a colour-blind-safe palette (Okabe-Ito,
+        // extended to nine), light colours with dark text.
+        const zonePalette = ["#5f6b78", "#0072b2", "#009e73", "#f0e442", "#e69f00", "#d55e00", "#cc79a7", "#8e2c90", "#5b1a3a"];
+        const lightZones = new Set([4, 5, 7]);
+        function zoneColour(index) {
+          return index >= 1 && index <= zonePalette.length ? zonePalette[index - 1] : "#455a64";
+        }
 
-function legend() {
-  const element = document.getElementById("legend");
-  for (let zone = 1; zone <= zonePalette.length; zone++) {
-    const span = document.createElement("span");
-    span.textContent = "Z" + zone;
-    span.style.background = zoneColour(zone);
-    if (lightZones.has(zone)) span.style.color = "#111";
-    element.appendChild(span);
-  }
-}
+        function legend() {
+          const element = document.getElementById("legend");
+          for (let zone = 1; zone <= zonePalette.length; zone++) {
+            const span = document.createElement("span");
+            span.textContent = "Z" + zone;
+            span.style.background = zoneColour(zone);
+            if (lightZones.has(zone)) span.style.color = "#111";
+            element.appendChild(span);
+          }
+        }
 
-// Sizes the tiles so every one fits the screen: the column count that gives the largest tiles
-// (about 1.6 times as wide as high), text scaled with the tile; the detail rows go when small.
-function fit() {
-  const count = Math.max(1, tiles.size);
-  const gap = count > 60 ? 6 : 10;
-  const width = board.clientWidth - 2 * gap, height = board.clientHeight - 2 * gap;
-  let best = { columns: 1, tileWidth: 0, tileHeight: 0, size: 0 };
-  for (let columns = 1; columns <= count; columns++) {
-    const rows = Math.ceil(count / columns);
-    const tileWidth = (width - (columns - 1) * gap) / columns;
-    const tileHeight = Math.min((height - (rows - 1) * gap) / rows, tileWidth / 1.2);
-    const size = Math.min(tileWidth, tileHeight * 1.6);
-    if (size > best.size) best = { columns, tileWidth, tileHeight, size };
-  }
-  board.style.setProperty("--gap", `${gap}px`);
-  board.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
-  board.style.gridAutoRows = `${Math.max(20, Math.floor(best.tileHeight))}px`;
-  // Small tiles drop their detail rows, so what is left (name, value, zone) can be larger.
-  const dense = best.tileHeight < 110;
-  board.style.setProperty("--scale", Math.max(0.45, Math.min(3, best.tileHeight / (dense ? 80 : 150))).toFixed(3));
-  board.classList.toggle("dense", dense);
-}
-window.addEventListener("resize", fit);
+        // Sizes the tiles so every one fits the screen: the column count that gives the largest tiles
+        // (about 1.6 times as wide as high), text scaled with the tile; the detail rows go when small.
+        function fit() {
+          const count = Math.max(1, tiles.size);
+          const gap = count > 60 ? 6 : 10;
+          const width = board.clientWidth - 2 * gap, height = board.clientHeight - 2 * gap;
+          let best = { columns: 1, tileWidth: 0, tileHeight: 0, size: 0 };
+          for (let columns = 1; columns <= count; columns++) {
+            const rows = Math.ceil(count / columns);
+            const tileWidth = (width - (columns - 1) * gap) / columns;
+            const tileHeight = Math.min((height - (rows - 1) * gap) / rows, tileWidth / 1.2);
+            const size = Math.min(tileWidth, tileHeight * 1.6);
+            if (size > best.size) best = { columns, tileWidth, tileHeight, size };
+          }
+          board.style.setProperty("--gap", `${gap}px`);
+          board.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
+          board.style.gridAutoRows = `${Math.max(20, Math.floor(best.tileHeight))}px`;
+          // Small tiles drop their detail rows, so what is left (name, value, zone) can be larger.
+          const dense = best.tileHeight < 110;
+          board.style.setProperty("--scale", Math.max(0.45, Math.min(3, best.tileHeight / (dense ? 80 : 150))).toFixed(3));
+          board.classList.toggle("dense", dense);
+        }
+        window.addEventListener("resize", fit);
 
-// The quantity a tile shows: heart rate when it has zones, else power with zones, else any.
-function primaryGroup(session) {
-  const groups = session.zone_groups || {};
-  for (const name of ["heart_rate", "cycling_power"]) {
-    if (groups[name] && groups[name].configuration) return [name, groups[name]];
-  }
-  for (const name of ["heart_rate", "cycling_power"]) {
-    if (groups[name]) return [name, groups[name]];
-  }
-  return [null, null];
-}
+        // The quantity a tile shows: heart rate when it has zones, else power with zones, else any.
+        function primaryGroup(session) {
+          const groups = session.zone_groups || {};
+          for (const name of ["heart_rate", "cycling_power"]) {
+            if (groups[name] && groups[name].configuration) return [name, groups[name]];
+          }
+          for (const name of ["heart_rate", "cycling_power"]) {
+            if (groups[name]) return [name, groups[name]];
+          }
+          return [null, null];
+        }
 
-function formatValue(value) {
-  if (value === null || value === undefined) return "–";
-  return Math.round(value).toString();
-}
+        function formatValue(value) {
+          if (value === null || value === undefined) return "–";
+          return Math.round(value).toString();
+        }
 
-function makeTile(id) {
-  const tile = document.createElement("div");
-  tile.className = "tile";
-  tile.dataset.session = id;
-  tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
-    '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div>' +
-    '<div class="effort"><span class="first"></span><span class="rest"></span></div><div class="other"></div>' +
-    '<div class="minutes"></div><div class="minutes-labels"></div>';
-  return tile;
-}
+        function makeTile(id) {
+          const tile = document.createElement("div");
+          tile.className = "tile";
+          tile.dataset.session = id;
+          tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
+            '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div>' +
+            '<div class="effort"><span class="first"></span><span class="rest"></span></div><div class="other"></div>' +
+            '<div class="minutes"></div><div class="minutes-labels"></div>';
+          return tile;
+        }
 
-// The profile's display name, else the person's id, else the session id shortened to its
-// distinctive end.
-function label(session) {
-  if (session.name) return session.name;
-  if (session.person) return session.person;
-  const id = session.session;
-  return id.length <= 14 ? id : "…" + id.slice(-12);
-}
+        // The profile's display name, else the person's id, else the session id shortened to its
+        // distinctive end.
+        function label(session) {
+          if (session.name) return session.name;
+          if (session.person) return session.person;
+          const id = session.session;
+          return id.length <= 14 ? id : "…" + id.slice(-12);
+        }
 
-// Natural order: digits compare as numbers, so gym1/0-4 comes before gym1/0-39.
-const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+        // Natural order: digits compare as numbers, so gym1/0-4 comes before gym1/0-39.
+        const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 
-// Board options from the address: ?sort=zone puts the hardest-working first; ?max_gap_ms=N
-// is the processor's max_gap_ms (default 10000), after which a silent sensor shows "no signal".
-const options = new URLSearchParams(location.search);
-const sortBy = options.get("sort");
-const sortByZone = sortBy === "zone" || sortBy === "points";
-const classShown = options.get("class");
-if (classShown) document.getElementById("class").textContent = classShown;
-const maxGapMs = Number(options.get("max_gap_ms")) || 10000;
-const latest = new Map();
-const starts = new Map();
+        // Board options from the address: ?sort=zone puts the hardest-working first; ?max_gap_ms=N
+        // is the processor's max_gap_ms (default 10000), after which a silent sensor shows "no signal".
+        const options = new URLSearchParams(location.search);
+        const sortBy = options.get("sort");
+        const sortByZone = sortBy === "zone" || sortBy === "points";
+        const classShown = options.get("class");
+        if (classShown) document.getElementById("class").textContent = classShown;
+        const maxGapMs = Number(options.get("max_gap_ms")) || 10000;
+        const latest = new Map();
+        const starts = new Map();
 
-// The class clock and the silent sensors, measured against the newest sample on the board
-// (not the wall clock, so a replayed class reads the same).
-function refreshTimes() {
-  const newest = Math.max(0, ...latest.values());
-  const earliest = Math.min(...starts.values());
-  const clock = document.getElementById("clock");
-  if (tiles.size && isFinite(earliest)) {
-    const seconds = Math.max(0, Math.floor((newest - earliest) / 1000));
-    clock.textContent = `class ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-  } else {
-    clock.textContent = "";
-  }
-  for (const [id, tile] of tiles) {
-    tile.classList.toggle("nosignal", !tile.classList.contains("paused") && newest - (latest.get(id) || newest) > maxGapMs);
-  }
-}
+        // The class clock and the silent sensors, measured against the newest sample on the board
+        // (not the wall clock, so a replayed class reads the same).
+        function refreshTimes() {
+          const newest = Math.max(0, ...latest.values());
+          const earliest = Math.min(...starts.values());
+          const clock = document.getElementById("clock");
+          if (tiles.size && isFinite(earliest)) {
+            const seconds = Math.max(0, Math.floor((newest - earliest) / 1000));
+            clock.textContent = `class ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+          } else {
+            clock.textContent = "";
+          }
+          for (const [id, tile] of tiles) {
+            tile.classList.toggle("nosignal", !tile.classList.contains("paused") && newest - (latest.get(id) || newest) > maxGapMs);
+          }
+        }
 
-function sortTiles() {
-  if (!sortByZone) return;
-  const key = sortBy === "points" ? "points" : "zone";
-  const ordered = [...tiles.values()].sort((a, b) =>
-    (Number(b.dataset[key]) - Number(a.dataset[key])) || natural.compare(a.dataset.sort, b.dataset.sort));
-  ordered.forEach(tile => board.appendChild(tile));
-}
+        function sortTiles() {
+          if (!sortByZone) return;
+          const key = sortBy === "points" ? "points" : "zone";
+          const ordered = [...tiles.values()].sort((a, b) =>
+            (Number(b.dataset[key]) - Number(a.dataset[key])) || natural.compare(a.dataset.sort, b.dataset.sort));
+          ordered.forEach(tile => board.appendChild(tile));
+        }
 
-function insertSorted(tile, name) {
-  tile.dataset.sort = name;
-  for (const other of board.children) {
-    if (natural.compare(other.dataset.sort, tile.dataset.sort) > 0) { board.insertBefore(tile, other); return; }
-  }
-  board.appendChild(tile);
-}
+        function insertSorted(tile, name) {
+          tile.dataset.sort = name;
+          for (const other of board.children) {
+            if (natural.compare(other.dataset.sort, tile.dataset.sort) > 0) { board.insertBefore(tile, other); return; }
+          }
+          board.appendChild(tile);
+        }
 
-// Effort so far: points and calories where counted, else the work in kJ. Small tiles keep the
-// first part only (the points), the rest is in the tile's tooltip.
-function effortParts(session) {
-  const parts = [];
-  if (session.points !== null && session.points !== undefined) parts.push(`${session.points.toFixed(1)} pts`);
-  if (session.calories_kcal !== null && session.calories_kcal !== undefined) parts.push(`${session.calories_kcal} kcal`);
-  if (!parts.length && session.kilojoules !== null && session.kilojoules !== undefined) parts.push(`${session.kilojoules.toFixed(1)} kJ`);
-  return parts;
-}
+        // Effort so far: points and calories where counted, else the work in kJ. Small tiles keep the
+        // first part only (the points), the rest is in the tile's tooltip.
+        function effortParts(session) {
+          const parts = [];
+          if (session.points !== null && session.points !== undefined) parts.push(`${session.points.toFixed(1)} pts`);
+          if (session.calories_kcal !== null && session.calories_kcal !== undefined) parts.push(`${session.calories_kcal} kcal`);
+          if (!parts.length && session.kilojoules !== null && session.kilojoules !== undefined) parts.push(`${session.kilojoules.toFixed(1)} kJ`);
+          return parts;
+        }
 
-function render(session) {
-  let tile = tiles.get(session.session);
-  if (!tile) {
-    tile = makeTile(session.session);
-    tiles.set(session.session, tile);
-    insertSorted(tile, label(session));
-  }
-  latest.set(session.session, session.latest_ts);
-  starts.set(session.session, session.start_ts);
-  const [quantity, group] = primaryGroup(session);
-  const zones = group && group.zone_durations ? group.zone_durations : [];
-  const current = group && group.current_zone ? group.current_zone.index : 0;
-  tile.dataset.zone = current;
-  tile.dataset.points = session.points || 0;
-  const effort = effortParts(session);
-  tile.querySelector(".effort .first").textContent = effort[0] || "";
-  tile.querySelector(".effort .rest").textContent = effort.slice(1).map(part => ` · ${part}`).join("");
-  tile.querySelector(".effort").title = effort.join(" · ");
-  tile.dataset.quantity = quantity || "";
-  tile.style.backgroundColor = zoneColour(current);
-  tile.classList.toggle("light", lightZones.has(current));
-  tile.classList.toggle("paused", !!session.paused);
-  tile.querySelector(".name").textContent = label(session);
-  tile.querySelector(".name").title = session.session;
-  tile.querySelector(".activity").textContent = session.paused ? "paused" : session.activity;
-  tile.querySelector(".value").innerHTML = "";
-  tile.querySelector(".value").append(formatValue(group && group.current_value));
-  const unit = document.createElement("small");
-  unit.textContent = quantity ? units[quantity] : "";
-  tile.querySelector(".value").append(unit);
-  // Percent of max heart rate, what gym boards show, where the person's max is known.
-  const percent = tile.querySelector(".percent");
-  percent.textContent = session.percent_max_hr === null || session.percent_max_hr === undefined ? "" : `${session.percent_max_hr}%`;
-  percent.title = session.max_hr ? `of max heart rate ${Math.round(session.max_hr)} bpm` : "";
-  tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
-  const others = Object.entries(session.zone_groups || {}).filter(([name]) => name !== quantity);
-  tile.querySelector(".other").textContent = others
-    .map(([name, other]) => `${formatValue(other.current_value)} ${units[name]}` +
-      (other.current_zone ? ` · Z${other.current_zone.index}` : "")).join("  ");
-  const minutes = tile.querySelector(".minutes");
-  const labels = tile.querySelector(".minutes-labels");
-  const most = Math.max(1, ...zones.map(zone => zone.duration_ms));
-  minutes.replaceChildren(...zones.map(zone => {
-    const bar = document.createElement("div");
-    bar.style.height = `${Math.max(6, (100 * zone.duration_ms) / most)}%`;
-    bar.className = zone.index === current ? "current" : "";
-    bar.title = `Zone ${zone.index}: ${(zone.duration_ms / 60000).toFixed(1)} min`;
-    return bar;
-  }));
-  labels.replaceChildren(...zones.map(zone => {
-    const text = document.createElement("span");
-    text.textContent = (zone.duration_ms / 60000).toFixed(1);
-    return text;
-  }));
-}
+        function render(session) {
+          let tile = tiles.get(session.session);
+          if (!tile) {
+            tile = makeTile(session.session);
+            tiles.set(session.session, tile);
+            insertSorted(tile, label(session));
+          }
+          latest.set(session.session, session.latest_ts);
+          starts.set(session.session, session.start_ts);
+          const [quantity, group] = primaryGroup(session);
+          const zones = group && group.zone_durations ? group.zone_durations : [];
+          const current = group && group.current_zone ? group.current_zone.index : 0;
+          tile.dataset.zone = current;
+          tile.dataset.points = session.points || 0;
+          const effort = effortParts(session);
+          tile.querySelector(".effort .first").textContent = effort[0] || "";
+          tile.querySelector(".effort .rest").textContent = effort.slice(1).map(part => ` · ${part}`).join("");
+          tile.querySelector(".effort").title = effort.join(" · ");
+          tile.dataset.quantity = quantity || "";
+          tile.style.backgroundColor = zoneColour(current);
+          tile.classList.toggle("light", lightZones.has(current));
+          tile.classList.toggle("paused", !!session.paused);
+          tile.querySelector(".name").textContent = label(session);
+          tile.querySelector(".name").title = session.session;
+          tile.querySelector(".activity").textContent = session.paused ? "paused" : session.activity;
+          tile.querySelector(".value").innerHTML = "";
+          tile.querySelector(".value").append(formatValue(group && group.current_value));
+          const unit = document.createElement("small");
+          unit.textContent = quantity ? units[quantity] : "";
+          tile.querySelector(".value").append(unit);
+          // Percent of max heart rate, what gym boards show, where the person's max is known.
+          const percent = tile.querySelector(".percent");
+          percent.textContent = session.percent_max_hr === null || session.percent_max_hr === undefined ? "" : `${session.percent_max_hr}%`;
+          percent.title = session.max_hr ? `of max heart rate ${Math.round(session.max_hr)} bpm` : "";
+          tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
+          const others = Object.entries(session.zone_groups || {}).filter(([name]) => name !== quantity);
+          tile.querySelector(".other").textContent = others
+            .map(([name, other]) => `${formatValue(other.current_value)} ${units[name]}` +
+              (other.current_zone ? ` · Z${other.current_zone.index}` : "")).join("  ");
+          const minutes = tile.querySelector(".minutes");
+          const labels = tile.querySelector(".minutes-labels");
+          const most = Math.max(1, ...zones.map(zone => zone.duration_ms));
+          minutes.replaceChildren(...zones.map(zone => {
+            const bar = document.createElement("div");
+            bar.style.height = `${Math.max(6, (100 * zone.duration_ms) / most)}%`;
+            bar.className = zone.index === current ? "current" : "";
+            bar.title = `Zone ${zone.index}: ${(zone.duration_ms / 60000).toFixed(1)} min`;
+            return bar;
+          }));
+          labels.replaceChildren(...zones.map(zone => {
+            const text = document.createElement("span");
+            text.textContent = (zone.duration_ms / 60000).toFixed(1);
+            return text;
+          }));
+        }
 
-function update(message) {
-  for (const id of message.removed) {
-    const tile = tiles.get(id);
-    if (tile) { tile.remove(); tiles.delete(id); latest.delete(id); starts.delete(id); }
-  }
-  for (const session of message.sessions) render(session);
-  document.getElementById("empty").style.display = tiles.size ? "none" : "block";
-  refreshTimes();
-  sortTiles();
-  fit();
-  document.getElementById("count").textContent = `${tiles.size} live`;
-}
+        function update(message) {
+          for (const id of message.removed) {
+            const tile = tiles.get(id);
+            if (tile) { tile.remove(); tiles.delete(id); latest.delete(id); starts.delete(id); }
+          }
+          for (const session of message.sessions) render(session);
+          document.getElementById("empty").style.display = tiles.size ? "none" : "block";
+          refreshTimes();
+          sortTiles();
+          fit();
+          document.getElementById("count").textContent = `${tiles.size} live`;
+        }
 
-function connect() {
-  const source = new EventSource("board/events" + location.search);
-  const status = document.getElementById("status");
-  source.onopen = () => { status.textContent = "live"; status.className = "status live"; };
-  source.onmessage = event => update(JSON.parse(event.data));
-  source.onerror = () => {
-    status.textContent = "reconnecting…"; status.className = "status down";
-    // A new connection starts with the whole board: forget the tiles shown.
-    for (const tile of tiles.values()) tile.remove();
-    tiles.clear();
-    latest.clear();
-    starts.clear();
-  };
-}
+        function connect() {
+          const source = new EventSource("board/events" + location.search);
+          const status = document.getElementById("status");
+          source.onopen = () => { status.textContent = "live"; status.className = "status live"; };
+          source.onmessage = event => update(JSON.parse(event.data));
+          source.onerror = () => {
+            status.textContent = "reconnecting…"; status.className = "status down";
+            // A new connection starts with the whole board: forget the tiles shown.
+            for (const tile of tiles.values()) tile.remove();
+            tiles.clear();
+            latest.clear();
+            starts.clear();
+          };
+        }
 
-legend();
-connect();
-"""#
+        legend();
+        connect();
+        """#
 }

@@ -12,14 +12,21 @@ public enum MetricsExposition {
         factory.valueHistogramBuckets["zonestream_sample_age_seconds"] =
             [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
         factory.durationHistogramBuckets["zonestream_batch_duration_seconds"] =
-            [.microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+            [
+                .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+            ]
         return factory
     }
 
     /// Registers `zonestream_build_info{labels} 1` (help text from the catalogue).
     public static func registerBuildInfo(_ labels: [(String, String)], in registry: PrometheusCollectorRegistry) {
-        registry.makeGauge(name: "zonestream_build_info", labels: labels).set(to: 1.0)
+        // No help text here: the exposition adds the catalogue's to every metric.
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "zonestream_build_info", unitName: "", helpText: ""),
+            labels: labels
+        )
+        .set(to: 1.0)
     }
 
     /// The exposition text: the registry's, with help lines added, then the process metrics.

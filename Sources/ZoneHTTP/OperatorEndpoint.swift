@@ -1,9 +1,9 @@
-import Synchronization
+import Foundation
 public import Hummingbird
 public import Prometheus
-public import ZoneProcessor
+import Synchronization
 import ZoneCodecs
-import Foundation
+public import ZoneProcessor
 
 /// The operator's HTTP endpoint beside a running processor: what operators expect from a
 /// stream processor (metrics, health, readiness), a query for one live session, and the live
@@ -26,7 +26,8 @@ public struct OperatorEndpoint: Sendable {
     /// The live sessions every board stream shares.
     let boardFeed: BoardFeed
 
-    public init(processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings()) {
+    public init(processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings())
+    {
         self.processor = processor
         self.registry = registry
         self.board = board
@@ -76,13 +77,15 @@ public struct OperatorEndpoint: Sendable {
         let reason = String(decoding: OutputEncoder.jsonString(readiness.reason), as: UTF8.self)
         return Self.json(
             readiness.isReady ? .ok : .serviceUnavailable,
-            #"{"ready":\#(readiness.isReady),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)}"#)
+            #"{"ready":\#(readiness.isReady),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)}"#
+        )
     }
 
     func metrics() -> Response {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: MetricsExposition.text(registry: registry, ready: processor.isReady))))
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(string: MetricsExposition.text(registry: registry, ready: processor.isReady))))
     }
 
     func session(_ id: String) -> Response {
@@ -102,7 +105,8 @@ public struct OperatorEndpoint: Sendable {
             return Self.json(.notFound, #"{"error":"no summary for this person","person":\#(quoted)}"#)
         }
         return Response(
-            status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: summary)))
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: summary)))
     }
 
     static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {

@@ -41,15 +41,17 @@ public enum OperatorServer {
         let host = settings.host
         return Application(
             router: router,
-            server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ConnectionGuardHandler(registry: connections)],
-                idleTimeout: settings.limits.idleTimeout)),
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ConnectionGuardHandler(registry: connections)],
+                    idleTimeout: settings.limits.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let address = "http://\(host):\(port)/board"
                 logger.info(
-                    "http endpoint listening", metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "\(address)"])
+                    "http endpoint listening",
+                    metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "\(address)"])
                 onListening(address)
             },
             logger: logger)

@@ -19,7 +19,8 @@ struct ProcessStatistics {
         var statistics = ProcessStatistics()
         // /proc/self/stat: the fields after the command's closing parenthesis, from field 3.
         if let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-           let end = stat.lastIndex(of: ")") {
+            let end = stat.lastIndex(of: ")")
+        {
             let fields = stat[stat.index(after: end)...].split(separator: " ")
             func field(_ number: Int) -> Double { fields.count > number - 3 ? Double(fields[number - 3]) ?? 0 : 0 }
             statistics.cpuSeconds = (field(14) + field(15)) / ticksPerSecond
@@ -28,7 +29,8 @@ struct ProcessStatistics {
             statistics.residentBytes = Int(field(24)) * pageSize
             statistics.startTimeSeconds = bootTimeSeconds() + field(22) / ticksPerSecond
         }
-        statistics.openFileDescriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        statistics.openFileDescriptors =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
         var limit = rlimit()
         if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { statistics.maxFileDescriptors = Int(limit.rlim_cur) }
         return statistics

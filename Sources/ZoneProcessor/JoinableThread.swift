@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A named OS thread that is joined: when ``join()`` returns, the thread has exited and its
@@ -24,14 +25,16 @@ public final class JoinableThread: @unchecked Sendable {
     /// Starts the thread. `name` is shortened to the 15 bytes Linux allows.
     public init(name: String, _ run: @escaping @Sendable () -> Void) {
         let body = Unmanaged.passRetained(Body(name: name, run: run)).toOpaque()
-        let result = pthread_create(&handle, nil, { raw in
-            guard let raw else { return nil }
-            let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
-            // Foundation sets the OS thread name (pthread_setname_np is not exported to Swift).
-            Thread.current.name = String(body.name.utf8.prefix(15)) ?? "zonestream"
-            body.run()
-            return nil
-        }, body)
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                guard let raw else { return nil }
+                let body = Unmanaged<Body>.fromOpaque(raw).takeRetainedValue()
+                // Foundation sets the OS thread name (pthread_setname_np is not exported to Swift).
+                Thread.current.name = String(body.name.utf8.prefix(15)) ?? "zonestream"
+                body.run()
+                return nil
+            }, body)
         // Creating a thread fails only when the system is out of resources; nothing can go on.
         precondition(result == 0, "pthread_create failed: \(result)")
     }

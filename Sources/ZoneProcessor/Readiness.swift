@@ -27,11 +27,14 @@ extension ZoneProcessor {
         case .created, .starting:
             return Readiness(isReady: false, reason: "starting: reading the zone-profiles table")
         case .running(assigned: false):
-            return Readiness(isReady: false, reason: "not assigned yet: waiting for the consumer group to assign partitions")
+            return Readiness(
+                isReady: false, reason: "not assigned yet: waiting for the consumer group to assign partitions")
         default:
             let restoring = metrics.partitionsRestoring.load(ordering: .relaxed)
             if restoring > 0 {
-                return Readiness(isReady: false, reason: "restoring \(restoring) partition\(restoring == 1 ? "" : "s") from the changelog")
+                return Readiness(
+                    isReady: false,
+                    reason: "restoring \(restoring) partition\(restoring == 1 ? "" : "s") from the changelog")
             }
             return Readiness(isReady: true, reason: "consuming")
         }
@@ -45,6 +48,8 @@ extension ZoneProcessor {
             return last != now
         }
         guard changed else { return }
-        logger.info(now.isReady ? "ready" : "not ready", metadata: ["ready": .stringConvertible(now.isReady), "reason": "\(now.reason)"])
+        logger.info(
+            now.isReady ? "ready" : "not ready",
+            metadata: ["ready": .stringConvertible(now.isReady), "reason": "\(now.reason)"])
     }
 }

@@ -117,7 +117,9 @@ public final class ZoneProcessor: Sendable {
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
         let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
         profileReader.start()
-        if !profileReader.waitUntilCaughtUp(timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping }) {
+        if !profileReader.waitUntilCaughtUp(
+            timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping })
+        {
             logger.warning("profile table not caught up in time; starting anyway")
         }
         if isStopping {
@@ -126,18 +128,22 @@ public final class ZoneProcessor: Sendable {
             logger.info("processor stopped")
             return
         }
-        let statistics: (@Sendable (String) -> Void)? = configuration.statisticsIntervalMs > 0
+        let statistics: (@Sendable (String) -> Void)? =
+            configuration.statisticsIntervalMs > 0
             ? { @Sendable [lagReporter, self] text in
                 lagReporter.report(statisticsJSON: text)
                 if let up = ConsumerLagReader.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
             } : nil
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
-            properties: configuration.memberProperties(["statistics.interval.ms": "\(configuration.statisticsIntervalMs)"]),
+            properties: configuration.memberProperties([
+                "statistics.interval.ms": "\(configuration.statisticsIntervalMs)"
+            ]),
             statistics: statistics)
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions), logger: logger,
+            metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions),
+            logger: logger,
             isStopping: { [self] in isStopping },
             onFatal: { [self] error in
                 fatalError.withLockedValue { $0 = $0 ?? error }
@@ -146,7 +152,9 @@ public final class ZoneProcessor: Sendable {
         let workers = (0..<max(1, configuration.workers)).map {
             PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
         }
-        components.withLockedValue { $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader) }
+        components.withLockedValue {
+            $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader)
+        }
         let deliveryRunning = Atomic<Bool>(true)
         let deliveryThread = JoinableThread(name: "zs-delivery") {
             while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
@@ -163,9 +171,11 @@ public final class ZoneProcessor: Sendable {
         if configuration.publishesLiveSessions {
             do {
                 try sessionDirectory.group.start(
-                    configuration: configuration, profiles: profiles, revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
+                    configuration: configuration, profiles: profiles,
+                    revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
             } catch {
-                logger.warning("group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
             }
         }
         defer { sessionDirectory.group.stop() }
@@ -173,7 +183,8 @@ public final class ZoneProcessor: Sendable {
             do {
                 try personSummaries.start(configuration: configuration, logger: logger)
             } catch {
-                logger.warning("/people views off: the person-summaries topic cannot be read", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "/people views off: the person-summaries topic cannot be read", metadata: ["error": "\(error)"])
             }
         }
         defer { personSummaries.stop() }
@@ -183,7 +194,9 @@ public final class ZoneProcessor: Sendable {
         }
         advance(to: .running(assigned: false))
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
-        logger.info("processor running", metadata: ["workers": .stringConvertible(workers.count), "group": "\(configuration.groupID)"])
+        logger.info(
+            "processor running",
+            metadata: ["workers": .stringConvertible(workers.count), "group": "\(configuration.groupID)"])
         while !isStopping {
             consumer.poll(timeoutMs: 100)
             logReadinessChange()
@@ -238,7 +251,10 @@ final class RebalanceHandler: RebalanceListener {
     /// Called after each assignment has been handed to the workers.
     let onAssigned: @Sendable () -> Void
 
-    init(workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger, onAssigned: @escaping @Sendable () -> Void) {
+    init(
+        workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger,
+        onAssigned: @escaping @Sendable () -> Void
+    ) {
         self.workers = workers
         self.metrics = metrics
         self.logger = logger
@@ -250,7 +266,9 @@ final class RebalanceHandler: RebalanceListener {
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.countRebalance()
         metrics.restoring(partitions.count)
-        logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
+        logger.info(
+            "partitions assigned",
+            metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
             workers[worker].post(.assign(owned.map(\.partition)))
@@ -260,7 +278,9 @@ final class RebalanceHandler: RebalanceListener {
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.countRebalance()
-        logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
+        logger.info(
+            "partitions revoked",
+            metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
         var waits: [DispatchSemaphore] = []
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.stopForwarding(partition) }

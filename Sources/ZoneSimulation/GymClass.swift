@@ -102,10 +102,10 @@ public struct GymClass: Sendable {
     public func effort(at second: Int) -> Double {
         let progress = Double(second) / Double(max(1, durationSeconds))
         switch progress {
-        case ..<0.2: return 0.45 + progress           // warm-up
+        case ..<0.2: return 0.45 + progress  // warm-up
         case ..<0.7: return (second / 20) % 2 == 0 ? 0.9 : 0.65  // intervals, 20 s on, 20 s off
-        case ..<0.85: return 0.6                      // recovery
-        default: return 0.45                          // cool-down
+        case ..<0.85: return 0.6  // recovery
+        default: return 0.45  // cool-down
         }
     }
 
@@ -116,21 +116,27 @@ public struct GymClass: Sendable {
         for index in members.indices {
             let member = members[index]
             func record(_ body: String) {
-                records.append(Record(topic: topic, key: member.session,
-                    value: "{\"type\":\(body),\"session\":\"\(member.session)\",\"ts\":\(ts)}"))
+                records.append(
+                    Record(
+                        topic: topic, key: member.session,
+                        value: "{\"type\":\(body),\"session\":\"\(member.session)\",\"ts\":\(ts)}"))
             }
             if second == 0 {
                 var start = "\"session_start\""
                 if let person = member.person { start += ",\"person\":\"\(person)\"" }
-                start += ",\"activity\":\"\(member.multiSport ? "multisport" : (member.ftp == nil ? "running" : "cycling"))\""
+                start +=
+                    ",\"activity\":\"\(member.multiSport ? "multisport" : (member.ftp == nil ? "running" : "cycling"))\""
                 start += ",\"class\":\"\(className(of: member))\""
                 if let zones = member.appZones {
-                    start += ",\"zones\":{\"heart_rate\":{\"boundaries\":[\(zones.map { String(Int($0)) }.joined(separator: ","))]}}"
+                    start +=
+                        ",\"zones\":{\"heart_rate\":{\"boundaries\":[\(zones.map { String(Int($0)) }.joined(separator: ","))]}}"
                 }
                 record(start)
                 if member.multiSport { record("\"activity_start\",\"activity\":\"cycling\"") }
             }
-            if member.multiSport && second == durationSeconds / 2 { record("\"activity_start\",\"activity\":\"running\"") }
+            if member.multiSport && second == durationSeconds / 2 {
+                record("\"activity_start\",\"activity\":\"running\"")
+            }
             if let pause = member.pause, second == pause.lowerBound { record("\"pause\"") }
             if let pause = member.pause, second == pause.upperBound { record("\"resume\"") }
             if second == durationSeconds {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Turns a ``TrafficPlan`` into records, second by simulated second, deterministically.
 /// Faults (dropouts, duplicates, late and malformed records) are injected on samples only.
 public struct LoadGenerator: Sendable {
@@ -10,7 +11,8 @@ public struct LoadGenerator: Sendable {
 
     public init(plan: TrafficPlan) {
         self.plan = plan
-        var gym = GymClass(memberCount: plan.members, durationSeconds: plan.sessionSeconds, seed: plan.seed, startMs: plan.startMs)
+        var gym = GymClass(
+            memberCount: plan.members, durationSeconds: plan.sessionSeconds, seed: plan.seed, startMs: plan.startMs)
         gym.renameSessions(prefix: plan.sessionPrefix, personPrefix: plan.personPrefix)
         self.gym = gym
         random = SplitMix64(seed: plan.seed &+ 0x5eed)
@@ -68,7 +70,8 @@ public struct LoadGenerator: Sendable {
         return GymClass.Record(topic: record.topic, key: record.key, value: value)
     }
 
-    private mutating func appendToSeries(_ record: GymClass.Record, topic: String, into output: inout [GymClass.Record]) {
+    private mutating func appendToSeries(_ record: GymClass.Record, topic: String, into output: inout [GymClass.Record])
+    {
         guard let valueRange = record.value.range(of: "\"value\":"),
             let end = record.value[valueRange.upperBound...].firstIndex(where: { $0 == "," || $0 == "}" }),
             let tsRange = record.value.range(of: "\"ts\":"),
@@ -84,7 +87,8 @@ public struct LoadGenerator: Sendable {
 
     private mutating func flushSeries(key: String, topic: String, into output: inout [GymClass.Record]) {
         guard let entry = series.removeValue(forKey: key), !entry.values.isEmpty else { return }
-        let value = "{\"type\":\"sample_series\",\"quantity\":\"heart_rate\",\"interval_ms\":1000,"
+        let value =
+            "{\"type\":\"sample_series\",\"quantity\":\"heart_rate\",\"interval_ms\":1000,"
             + "\"values\":[\(entry.values.joined(separator: ","))],\"session\":\"\(key)\",\"ts\":\(entry.ts)}"
         output.append(GymClass.Record(topic: topic, key: key, value: value))
     }

@@ -72,7 +72,8 @@ struct JanssonValue: JSONValueView {
         guard kind == .object else { return }
         var iterator = json_object_iter(pointer)
         while let current = iterator {
-            let key = UnsafeRawBufferPointer(start: json_object_iter_key(current), count: json_object_iter_key_len(current))
+            let key = UnsafeRawBufferPointer(
+                start: json_object_iter_key(current), count: json_object_iter_key_len(current))
             if let value = json_object_iter_value(current) { body(key, JanssonValue(pointer: value)) }
             iterator = json_object_iter_next(pointer, current)
         }
@@ -101,7 +102,8 @@ final class JanssonDocument {
             let text = withUnsafeBytes(of: error.text) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            return .failure(JanssonParseError(message: text, position: Int(error.position), code: json_error_code(&error)))
+            return .failure(
+                JanssonParseError(message: text, position: Int(error.position), code: json_error_code(&error)))
         }
         return .success(JanssonDocument(root: parsed))
     }

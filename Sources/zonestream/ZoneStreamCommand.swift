@@ -8,7 +8,10 @@ struct ZoneStreamCommand: AsyncParsableCommand {
         commandName: "zonestream",
         abstract: "Time in heart-rate and power zones for live workout sessions, from Kafka.",
         version: ZoneStreamVersion.summary,
-        subcommands: [RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self, VersionCommand.self],
+        subcommands: [
+            RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self,
+            VersionCommand.self,
+        ],
         defaultSubcommand: RunCommand.self)
 
     /// Every command, started as a child of a test or the benchmark, stops when its parent is

@@ -1,6 +1,7 @@
 import Testing
 import ZoneCodecs
 import ZoneEngine
+
 @testable import ZoneBench
 
 /// The benchmark's parts on their own, without a broker.
@@ -10,7 +11,8 @@ import ZoneEngine
     @Test(arguments: [1, 2, 3, 7, 13, 14, 64, 100_000])
     func probeFindsMarkersAcrossReads(readSize: Int) {
         let tile = #"{"session":"a","zone_groups":{"heart_rate":{}}}"#
-        let stream = "HTTP/1.1 200 OK\r\n\r\nretry: 2000\n\n"
+        let stream =
+            "HTTP/1.1 200 OK\r\n\r\nretry: 2000\n\n"
             + #"data: {"sessions":[\#(tile),\#(tile)],"removed":[],"more":true}"# + "\n\n"
             + #"data: {"sessions":[\#(tile)],"removed":[],"more":false}"# + "\n\n"
         let bytes = Array(stream.utf8)
@@ -44,7 +46,9 @@ import ZoneEngine
     /// An earlier build sent the first board as one message without `more`: it ends the board.
     @Test func aSingleMessageWithoutMoreIsAWholeBoard() {
         var scanner = BoardStreamProbe.Scanner()
-        let stream = Array(("HTTP/1.1 200 OK\r\n\r\nretry: 2000\n\n" + #"data: {"sessions":[{"zone_groups":{}}],"removed":[]}"# + "\n\n").utf8)
+        let stream = Array(
+            ("HTTP/1.1 200 OK\r\n\r\nretry: 2000\n\n" + #"data: {"sessions":[{"zone_groups":{}}],"removed":[]}"#
+                + "\n\n").utf8)
         let seen = scanner.scan(stream[...])
         #expect(seen.end && seen.tiles == 1 && seen.status == 200)
         // A comment line after it is not a board.
@@ -135,15 +139,20 @@ import ZoneEngine
         window.note(count: 10_000)
         let cost = window.cost()
         #expect(sum != 1)
-        #expect(cost.recordsPerSecond == closed.recordsPerSecond && cost.cpuSecondsPerMillionRecords == closed.cpuSecondsPerMillionRecords)
+        #expect(
+            cost.recordsPerSecond == closed.recordsPerSecond
+                && cost.cpuSecondsPerMillionRecords == closed.cpuSecondsPerMillionRecords)
         // 8,000 records in the window.
         #expect(cost.cpuSecondsPerMillionRecords >= 0.02 * 1_000_000 / 8_000)
         #expect(cost.pageFaultsPerMillionRecords >= Double(pages / 2) * 1_000_000 / 8_000)
         #expect(cost.coresBusy > 0 && cost.recordsPerSecond > 0)
         let median = ClientCost.median([
-            ClientCost(recordsPerSecond: 1, cpuSecondsPerMillionRecords: 2, coresBusy: 1, pageFaultsPerMillionRecords: 10),
-            ClientCost(recordsPerSecond: 9, cpuSecondsPerMillionRecords: 4, coresBusy: 2, pageFaultsPerMillionRecords: 30),
-            ClientCost(recordsPerSecond: 3, cpuSecondsPerMillionRecords: 8, coresBusy: 1.5, pageFaultsPerMillionRecords: 20),
+            ClientCost(
+                recordsPerSecond: 1, cpuSecondsPerMillionRecords: 2, coresBusy: 1, pageFaultsPerMillionRecords: 10),
+            ClientCost(
+                recordsPerSecond: 9, cpuSecondsPerMillionRecords: 4, coresBusy: 2, pageFaultsPerMillionRecords: 30),
+            ClientCost(
+                recordsPerSecond: 3, cpuSecondsPerMillionRecords: 8, coresBusy: 1.5, pageFaultsPerMillionRecords: 20),
         ])
         #expect(median.recordsPerSecond == 3 && median.cpuSecondsPerMillionRecords == 4 && median.coresBusy == 1.5)
         #expect(median.pageFaultsPerMillionRecords == 20)

@@ -30,7 +30,9 @@ import ZoneTestSupport
             case .success(let event):
                 let before = sink.rejections.count
                 store.handle(event, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
-                for rejection in sink.rejections.dropFirst(before) { deadLetters.append((rejection.reason.rawValue, index)) }
+                for rejection in sink.rejections.dropFirst(before) {
+                    deadLetters.append((rejection.reason.rawValue, index))
+                }
             }
         }
         var zoneChanges: [Any] = []
@@ -42,7 +44,8 @@ import ZoneTestSupport
         for output in sink.outputs {
             switch output {
             case .zoneChange(let change, let session, let person, let configuration):
-                let bytes = OutputEncoder.zoneChange(change, session: session, person: person, configuration: configuration)
+                let bytes = OutputEncoder.zoneChange(
+                    change, session: session, person: person, configuration: configuration)
                 zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
             case .finished(let summary):
                 let bytes = OutputEncoder.workoutFinished(summary)
@@ -58,7 +61,8 @@ import ZoneTestSupport
                 #expect(workout.workout == CountedWorkout(summary))
                 var log = logs[person] ?? PersonTrainingLog(person: person)
                 if let personSummary = log.count(workout.workout) {
-                    personSummaries.append(try JSONSerialization.jsonObject(with: Data(summaryWriter.write(personSummary))))
+                    personSummaries.append(
+                        try JSONSerialization.jsonObject(with: Data(summaryWriter.write(personSummary))))
                 }
                 logs[person] = log
             case .rejected:

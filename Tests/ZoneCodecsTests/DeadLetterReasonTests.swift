@@ -1,7 +1,7 @@
+import Foundation
 import Testing
 import ZoneCodecs
 import ZoneEngine
-import Foundation
 
 /// Each dead-letter reason of docs/contract.md that the decoder decides, and their
 /// precedence when a record has several defects.
@@ -31,9 +31,18 @@ import Foundation
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":1,"unit":5}"#, "s", .badType),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":1,"person":[]}"#, "s", .badType),
         (#"{"type":7,"session":"s","ts":1}"#, "s", .badType),
-        (#"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1.5,"values":[1]}"#, "s", .badType),
-        (#"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":[1,"2"]}"#, "s", .badType),
-        (#"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":{}}"#, "s", .badType),
+        (
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1.5,"values":[1]}"#,
+            "s", .badType
+        ),
+        (
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":[1,"2"]}"#,
+            "s", .badType
+        ),
+        (
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":{}}"#, "s",
+            .badType
+        ),
         (#"{"type":"session_start","session":"s","ts":1,"activity":3}"#, "s", .badType),
         (#"{"type":"bogus","session":"s","ts":1}"#, "s", .unknownType),
         (#"{"type":"bogus","session":"","ts":1}"#, "s", .unknownType),
@@ -47,31 +56,64 @@ import Foundation
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"unit":"BPM"}"#, "s", .badUnit),
         (#"{"type":"sample","session":"s","ts":-1,"quantity":"heart_rate","value":100,"unit":"W"}"#, "s", .badUnit),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"cycling_power","value":5,"unit":"kW"}"#, "s", nil),
-        (#"{"type":"sample","session":"s","ts":1,"quantity":"cycling_power","value":5.1,"unit":"kW"}"#, "s", .outOfRange),
+        (
+            #"{"type":"sample","session":"s","ts":1,"quantity":"cycling_power","value":5.1,"unit":"kW"}"#, "s",
+            .outOfRange
+        ),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":320}"#, "s", .outOfRange),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":0}"#, "s", .outOfRange),
-        (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":5.01,"unit":"count/s"}"#, "s", .outOfRange),
+        (
+            #"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":5.01,"unit":"count/s"}"#, "s",
+            .outOfRange
+        ),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"cycling_power","value":0}"#, "s", nil),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"cycling_power","value":-0.5}"#, "s", .outOfRange),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":1e400}"#, "s", .outOfRange),
-        (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":123456789012345678901234567890}"#, "s", .outOfRange),
+        (
+            #"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":123456789012345678901234567890}"#,
+            "s", .outOfRange
+        ),
         (#"{"type":"pause","session":"s","ts":-1}"#, "s", .outOfRange),
         (#"{"type":"pause","session":"s","ts":9007199254740992}"#, "s", nil),
         (#"{"type":"pause","session":"s","ts":9007199254740993}"#, "s", .outOfRange),
         (#"{"type":"pause","session":"s","ts":99999999999999999999999}"#, "s", .outOfRange),
-        (#"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":0,"values":[100]}"#, "s", .outOfRange),
-        (#"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":[]}"#, "s", .outOfRange),
-        (#"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":[100,400]}"#, "s", .outOfRange),
-        (#"{"type":"sample_series","session":"s","ts":9007199254740990,"quantity":"heart_rate","interval_ms":2,"values":[100,100,100]}"#, "s", .outOfRange),
-        (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"extra":{"deep":[1,2]}}"#, "s", nil),
-        (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"unit":null,"person":null}"#, "s", nil),
+        (
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":0,"values":[100]}"#,
+            "s", .outOfRange
+        ),
+        (
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":[]}"#, "s",
+            .outOfRange
+        ),
+        (
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1,"values":[100,400]}"#,
+            "s", .outOfRange
+        ),
+        (
+            #"{"type":"sample_series","session":"s","ts":9007199254740990,"quantity":"heart_rate","interval_ms":2,"values":[100,100,100]}"#,
+            "s", .outOfRange
+        ),
+        (
+            #"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"extra":{"deep":[1,2]}}"#, "s",
+            nil
+        ),
+        (
+            #"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"unit":null,"person":null}"#,
+            "s", nil
+        ),
         (#"{"type":"session_start","session":"s","ts":1,"zones":[1]}"#, "s", nil),
         (#"{"type":"session_start","session":"s","ts":1,"class":"studio-3/spin-0700"}"#, "s", nil),
         (#"{"type":"session_start","session":"s","ts":1,"class":null}"#, "s", nil),
         (#"{"type":"session_start","session":"s","ts":1,"class":7}"#, "s", .badType),
         (#"{"type":"session_start","session":"s","ts":1,"class":""}"#, "s", .outOfRange),
-        ("{\"type\":\"session_start\",\"session\":\"s\",\"ts\":1,\"class\":\"\(String(repeating: "é", count: 32))\"}", "s", nil),
-        ("{\"type\":\"session_start\",\"session\":\"s\",\"ts\":1,\"class\":\"\(String(repeating: "x", count: 65))\"}", "s", .outOfRange),
+        (
+            "{\"type\":\"session_start\",\"session\":\"s\",\"ts\":1,\"class\":\"\(String(repeating: "é", count: 32))\"}",
+            "s", nil
+        ),
+        (
+            "{\"type\":\"session_start\",\"session\":\"s\",\"ts\":1,\"class\":\"\(String(repeating: "x", count: 65))\"}",
+            "s", .outOfRange
+        ),
         // On other types `class` is an unknown field, ignored.
         (#"{"type":"pause","session":"s","ts":1,"class":""}"#, "s", nil),
         (#"{"type":"sample","session":"s","ts":1,"quantity":"heart_rate","value":100,"class":5}"#, "s", nil),
@@ -93,19 +135,27 @@ import Foundation
     @Test func seriesFullOfValuesCanHoldAThousand() {
         var decoder = WorkoutEventDecoder()
         let values = Array(repeating: "100", count: 1000).joined(separator: ",")
-        let series = #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":[VALUES]}"#
-        #expect((try? decoder.decode(value: Array(series.replacingOccurrences(of: "VALUES", with: values).utf8), key: nil).get()) != nil)
+        let series =
+            #"{"type":"sample_series","session":"s","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":[VALUES]}"#
+        #expect(
+            (try? decoder.decode(value: Array(series.replacingOccurrences(of: "VALUES", with: values).utf8), key: nil)
+                .get()) != nil)
         let tooMany = values + ",100"
-        guard case .failure(let rejection) = decoder.decode(
-            value: Array(series.replacingOccurrences(of: "VALUES", with: tooMany).utf8), key: nil)
-        else { Issue.record("1001 values accepted"); return }
+        guard
+            case .failure(let rejection) = decoder.decode(
+                value: Array(series.replacingOccurrences(of: "VALUES", with: tooMany).utf8), key: nil)
+        else {
+            Issue.record("1001 values accepted")
+            return
+        }
         #expect(rejection.reason == .outOfRange)
     }
 
     @Test func tooLargeComesFirst() {
         var decoder = WorkoutEventDecoder(maxMessageBytes: 10)
         guard case .failure(let rejection) = decoder.decode(value: Array("not json at all".utf8), key: nil) else {
-            Issue.record("accepted"); return
+            Issue.record("accepted")
+            return
         }
         #expect(rejection.reason == .tooLarge)
     }
@@ -113,7 +163,9 @@ import Foundation
     @Test func valuesAreConvertedToTheCanonicalUnit() throws {
         var decoder = WorkoutEventDecoder()
         let event = try decoder.decode(
-            value: Array(#"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":2,"unit":"count/s","person":"p"}"#.utf8),
+            value: Array(
+                #"{"type":"sample","session":"s","ts":5,"quantity":"heart_rate","value":2,"unit":"count/s","person":"p"}"#
+                    .utf8),
             key: nil
         ).get()
         #expect(event.body == .sample(.heartRate, value: 120, person: "p"))
@@ -141,9 +193,13 @@ import Foundation
 
     @Test func invalidZonesAreReportedButTheStartStillDecodes() throws {
         var decoder = WorkoutEventDecoder()
-        let text = #"{"type":"session_start","session":"s","ts":1,"zones":{"heart_rate":{"boundaries":[100,90]},"cycling_power":{"boundaries":[100,200],"unit":"W"},"speed":null}}"#
+        let text =
+            #"{"type":"session_start","session":"s","ts":1,"zones":{"heart_rate":{"boundaries":[100,90]},"cycling_power":{"boundaries":[100,200],"unit":"W"},"speed":null}}"#
         let event = try decoder.decode(value: Array(text.utf8), key: nil).get()
-        guard case .sessionStart(let request) = event.body else { Issue.record("not a start"); return }
+        guard case .sessionStart(let request) = event.body else {
+            Issue.record("not a start")
+            return
+        }
         #expect(request.zones.heartRate == nil)
         #expect(request.zones.cyclingPower?.boundaries.values == [100, 200])
         #expect(request.zonesGiven == PerQuantity(heartRate: true, cyclingPower: true))
@@ -157,9 +213,13 @@ import Foundation
 
     @Test func profilesIgnoreInvalidFields() throws {
         var decoder = ProfileDecoder()
-        let text = #"{"person":"p","age":"old","max_hr":190,"ftp":-5,"preferred":{"heart_rate":{"boundaries":[1]},"cycling_power":{"boundaries":[0.1,0.2],"unit":"kW"}}}"#
+        let text =
+            #"{"person":"p","age":"old","max_hr":190,"ftp":-5,"preferred":{"heart_rate":{"boundaries":[1]},"cycling_power":{"boundaries":[0.1,0.2],"unit":"kW"}}}"#
         let outcome = Array(text.utf8).withUnsafeBytes { decoder.decode(value: $0, key: "p") }
-        guard case .success(.upsert(let profile)) = outcome else { Issue.record("\(outcome)"); return }
+        guard case .success(.upsert(let profile)) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
         #expect(profile.age == nil)
         #expect(profile.maximumHeartRate == 190)
         #expect(profile.functionalThresholdPower == nil)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import ZoneCodecs
 import ZoneEngine
 import ZoneSimulation
-import ZoneTestSupport
 import ZoneSupport
+import ZoneTestSupport
+
+@testable import ZoneCodecs
 
 /// Proves the production decoder equal to jansson's DOM on every input: the same event or
 /// the same rejection (reason and detail). The one planned difference: numbers too large for
@@ -61,8 +62,10 @@ import ZoneSupport
         let nulCases = [
             #"{"type":"pause","session":"s","ts":1"# + "\0}", #"{"type":"pause","session":"s","ts":12"# + "\0 }",
             #"{"type":"pause","session":"s","ts":1"# + "\0\0}", #"{"type":"pause","session":"s","ts":1.5"# + "\0}",
-            #"{"type":"pause","session":"s","ts":1,"x":true"# + "\0}", #"{"type":"pause","session":"s","ts":1,"x":null"# + "\0,\"y\":1}",
-            #"{"type":"pause","session":"s"# + "\0\",\"ts\":1}", "[[2\0]]", #"{"type":"pause","session":"s","ts":1e5"# + "\0}",
+            #"{"type":"pause","session":"s","ts":1,"x":true"# + "\0}",
+            #"{"type":"pause","session":"s","ts":1,"x":null"# + "\0,\"y\":1}",
+            #"{"type":"pause","session":"s"# + "\0\",\"ts\":1}", "[[2\0]]",
+            #"{"type":"pause","session":"s","ts":1e5"# + "\0}",
             // Duplicate keys keep the first one's place (the first defect reported follows it).
             #"{"type":"session_start","session":"s","ts":1,"zones":{"ts":1,"speed":2,"ts":3}}"#,
         ].map { Array($0.utf8) }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import ZoneCodecs
 import ZoneEngine
 import ZoneSimulation
 import ZoneSupport
+
+@testable import ZoneCodecs
 
 /// The sample fast path decides nothing the general path would decide otherwise: whenever it
 /// returns an event, the general path (the strict parser and the validator) returns the same
@@ -19,7 +20,8 @@ import ZoneSupport
     ]
 
     /// Decodes with the fast path and with the general path alone.
-    static func both(_ text: [UInt8], key: [UInt8]?) -> (fast: WorkoutEvent?, general: Result<WorkoutEvent, Rejection>) {
+    static func both(_ text: [UInt8], key: [UInt8]?) -> (fast: WorkoutEvent?, general: Result<WorkoutEvent, Rejection>)
+    {
         var decoder = WorkoutEventDecoder()
         var ids = SessionIdCache()
         return text.withUnsafeBytes { value in
@@ -32,7 +34,8 @@ import ZoneSupport
     }
 
     static func sessionKey(_ text: String) -> [UInt8]? {
-        guard let range = text.range(of: #""session":""#), let end = text[range.upperBound...].firstIndex(of: "\"") else { return nil }
+        guard let range = text.range(of: #""session":""#), let end = text[range.upperBound...].firstIndex(of: "\"")
+        else { return nil }
         return Array(text[range.upperBound..<end].utf8)
     }
 

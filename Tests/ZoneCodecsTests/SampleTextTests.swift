@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZoneCodecs
 import ZoneSimulation
+
+@testable import ZoneCodecs
 
 /// The word tricks of the sample fast path agree with the plain byte-by-byte answer on words
 /// built from the bytes that matter (digits, quotes, backslashes, control bytes, 0x7E-0x80,
@@ -9,12 +10,16 @@ import ZoneSimulation
 @Suite struct SampleTextTests {
     static func randomWords(count: Int) -> [UInt64] {
         var random = SplitMix64(seed: 7)
-        let interesting: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x2F, 0x30, 0x35, 0x39, 0x3A, 0x40, 0x5B, 0x5C, 0x5D,
-            0x7E, 0x7F, 0x80, 0xC3, 0xFF, UInt8(ascii: "a")]
+        let interesting: [UInt8] = [
+            0x00, 0x1F, 0x20, 0x21, 0x22, 0x2F, 0x30, 0x35, 0x39, 0x3A, 0x40, 0x5B, 0x5C, 0x5D,
+            0x7E, 0x7F, 0x80, 0xC3, 0xFF, UInt8(ascii: "a"),
+        ]
         return (0..<count).map { index in
             if index % 2 == 0 { return random.next() }
             var word: UInt64 = 0
-            for byte in 0..<8 { word |= UInt64(interesting[Int(random.next() % UInt64(interesting.count))]) << (byte * 8) }
+            for byte in 0..<8 {
+                word |= UInt64(interesting[Int(random.next() % UInt64(interesting.count))]) << (byte * 8)
+            }
             return word
         }
     }
@@ -33,7 +38,8 @@ import ZoneSimulation
         var random = SplitMix64(seed: 9)
         for _ in 0..<100_000 {
             let digits = String(format: "%08llu", random.next() % 100_000_000)
-            words.append(Array(digits.utf8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << ($1.offset * 8) })
+            words.append(
+                Array(digits.utf8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << ($1.offset * 8) })
         }
         for word in words {
             let bytes = Self.bytes(of: word)

@@ -18,7 +18,9 @@ import ZoneTestSupport
         var finished: [String] = []
         var summaries: [String] = []
         for example in try ContractExample.all() {
-            let deadLettered = Dictionary(example.expectedDeadLetters.map { ($0.inputIndex, $0.reason) }) { first, _ in first }
+            let deadLettered = Dictionary(example.expectedDeadLetters.map { ($0.inputIndex, $0.reason) }) { first, _ in
+                first
+            }
             for index in example.events.indices {
                 let text = String(decoding: try example.valueBytes(at: index), as: UTF8.self)
                 switch deadLettered[index] {
@@ -32,7 +34,9 @@ import ZoneTestSupport
             finished += try example.expectedFinished.map(Self.text)
             summaries += try example.expectedPersonSummaries.map(Self.text)
         }
-        #expect(applied.count > 100 && !refusedForShape.isEmpty && !profiles.isEmpty && !changes.isEmpty && !finished.isEmpty)
+        #expect(
+            applied.count > 100 && !refusedForShape.isEmpty && !profiles.isEmpty && !changes.isEmpty
+                && !finished.isEmpty)
         try SchemaValidator.validate(applied, schema: "workout-events")
         try SchemaValidator.validate(refusedForShape, schema: "workout-events", expectInvalid: true)
         try SchemaValidator.validate(profiles, schema: "zone-profiles")

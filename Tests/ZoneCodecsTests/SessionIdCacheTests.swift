@@ -1,6 +1,7 @@
 import Testing
-@testable import ZoneCodecs
 import ZoneSimulation
+
+@testable import ZoneCodecs
 
 /// The decoder's session-id table gives back exactly the id of the bytes it is asked for,
 /// whatever it held before: ids of every length around its 15-byte limit, ids that differ in
@@ -10,8 +11,10 @@ import ZoneSimulation
     @Test func givesTheIdOfTheBytesWhateverItHeld() {
         var random = SplitMix64(seed: 12)
         let alphabet = Array("ab-0123456789".utf8)
-        var ids: [[UInt8]] = ["a", "a0", "a00", "0a", "ab-1", "ab-1-", "0123456789abcdef", "0123456789abcdeg",
-            "0123456789abcdef0", "0123456789abcdef01234"].map { Array($0.utf8) }
+        var ids: [[UInt8]] = [
+            "a", "a0", "a00", "0a", "ab-1", "ab-1-", "0123456789abcdef", "0123456789abcdeg",
+            "0123456789abcdef0", "0123456789abcdef01234",
+        ].map { Array($0.utf8) }
         for _ in 0..<5000 {
             let length = 1 + Int(random.next() % 20)
             ids.append((0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
@@ -36,14 +39,15 @@ import ZoneSimulation
     /// byte in one slot: 1,200 of these ids used 80 slots.
     @Test func aGymsIdsSpreadOverTheTable() {
         let ids = (0..<10).flatMap { wave in (0..<120).map { member in "gym\(wave)-\(member)" } }
-        let slots = Set(ids.map { id in
-            Array(id.utf8).withUnsafeBytes { buffer in
-                SampleText(buffer).map { text in
-                    let (low, high) = SessionIdCache.words(text, 0..<text.count)
-                    return SessionIdCache.slot(low: low, high: high)
-                } ?? -1
-            }
-        })
+        let slots = Set(
+            ids.map { id in
+                Array(id.utf8).withUnsafeBytes { buffer in
+                    SampleText(buffer).map { text in
+                        let (low, high) = SessionIdCache.words(text, 0..<text.count)
+                        return SessionIdCache.slot(low: low, high: high)
+                    } ?? -1
+                }
+            })
         // 1,200 random keys in 4,096 slots take about 1,045 of them.
         #expect(slots.count >= 1_000, "\(slots.count) slots for \(ids.count) ids")
         #expect(!slots.contains(-1))

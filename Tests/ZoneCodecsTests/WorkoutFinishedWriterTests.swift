@@ -10,7 +10,9 @@ import ZoneTestSupport
 /// need escaping, app zones with decimal boundaries, both quantities or one, activities,
 /// pauses, normalization on and off.
 @Suite struct WorkoutFinishedWriterTests {
-    static let names = ["s", "gym0-17", #"quote"d"#, "back\\slash", "tab\there", "ünïcødé", "emoji 🚴", "ctrl\u{01}", "a/b"]
+    static let names = [
+        "s", "gym0-17", #"quote"d"#, "back\\slash", "tab\there", "ünïcødé", "emoji 🚴", "ctrl\u{01}", "a/b",
+    ]
 
     @Test func randomSessionsAreWrittenAsJanssonWritesThem() throws {
         var random = SplitMix64(seed: 1_311)
@@ -28,11 +30,13 @@ import ZoneTestSupport
             var zones = PerQuantity<ZoneConfiguration?>(repeating: nil)
             if next(2) == 0 {
                 zones.heartRate = try ZoneConfiguration.validated(
-                    quantity: .heartRate, source: .app, boundaries: [90 + Double(next(100)) / 10, 130.5, 150 + Double(next(9))])
+                    quantity: .heartRate, source: .app,
+                    boundaries: [90 + Double(next(100)) / 10, 130.5, 150 + Double(next(9))])
             }
             if next(2) == 0 {
                 zones.cyclingPower = try ZoneConfiguration.validated(
-                    quantity: .cyclingPower, source: .app, boundaries: [100, 150.75, 200, 250, 300 + Double(next(50)) / 4])
+                    quantity: .cyclingPower, source: .app,
+                    boundaries: [100, 150.75, 200, 250, 300 + Double(next(50)) / 4])
             }
             let person = next(3) == 0 ? nil : Self.names[next(Self.names.count)]
             let activity = next(3) == 0 ? nil : Self.names[next(Self.names.count)]
@@ -57,7 +61,9 @@ import ZoneTestSupport
             let summary = try #require(ended)
             let jansson = OutputEncoder.workoutFinished(summary)
             let direct = writer.write(summary)
-            #expect(direct == jansson, "\(String(decoding: direct, as: UTF8.self))\n\(String(decoding: jansson, as: UTF8.self))")
+            #expect(
+                direct == jansson,
+                "\(String(decoding: direct, as: UTF8.self))\n\(String(decoding: jansson, as: UTF8.self))")
             compared += 1
         }
         #expect(compared == 400)

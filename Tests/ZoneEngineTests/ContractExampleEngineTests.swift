@@ -34,7 +34,9 @@ import ZoneTestSupport
             let parsed = try #require(FoundationEventReader.event(from: event.value), "event \(index)")
             let before = sink.rejections.count
             store.handle(parsed, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
-            for rejection in sink.rejections.dropFirst(before) { engineRejections.append((rejection.reason.rawValue, index)) }
+            for rejection in sink.rejections.dropFirst(before) {
+                engineRejections.append((rejection.reason.rawValue, index))
+            }
         }
 
         let changes = sink.outputs.compactMap { output -> (ZoneChange, String, String?, ZoneConfiguration)? in

@@ -258,7 +258,8 @@ import ZoneTestSupport
     }
 
     @Test func normalizedZoneGroupsAreEmptyWhenNoQuantityOfTheWorkoutHasAModel() throws {
-        let model = try ZoneConfiguration.validated(quantity: .cyclingPower, source: .normalized, boundaries: [100, 200])
+        let model = try ZoneConfiguration.validated(
+            quantity: .cyclingPower, source: .normalized, boundaries: [100, 200])
         var settings = EngineSettings()
         settings.normalization.cyclingPower = model
         var h = EngineHarness(settings: settings)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZoneEngine
 import ZoneTestSupport
+
+@testable import ZoneEngine
 
 /// docs/contract.md, "Effort": bands of an exact maximum, points, calories and work,
 /// each rounded half away from zero, counted over the covered intervals only.

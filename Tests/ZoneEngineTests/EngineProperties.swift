@@ -64,7 +64,10 @@ import ZoneTestSupport
     @Test func zoneDurationsPlusUntrackedEqualTheActiveSpan() async {
         await propertyCheck(count: 300, input: Self.step.array(of: 0...40)) { steps in
             let (_, summary) = Self.run(steps)
-            guard let summary else { Issue.record("no summary"); return }
+            guard let summary else {
+                Issue.record("no summary")
+                return
+            }
             let active = summary.durationMs - summary.pausedMs
             for group in summary.zoneGroups {
                 #expect(summary.accountedMs(group.configuration.quantity) == active)
@@ -90,7 +93,10 @@ import ZoneTestSupport
         await propertyCheck(count: 300, input: samples.array(of: 1...40)) { steps in
             let once = Self.run(steps)
             let twice = Self.run(steps, repeatEach: true)
-            guard let a = once.1, let b = twice.1 else { Issue.record("no summary"); return }
+            guard let a = once.1, let b = twice.1 else {
+                Issue.record("no summary")
+                return
+            }
             #expect(a.zoneGroups == b.zoneGroups)
             #expect(a.statistics == b.statistics)
             // Each second copy repeats its first: accepted -> duplicate, duplicate -> duplicate, late -> late.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZoneEngine
 
 /// The system zones in whole numbers (``ScaledDecimal``) against the `Decimal` arithmetic
@@ -22,7 +23,12 @@ import Testing
     static func metric(_ random: inout Random, around center: Double) -> Double? {
         switch random.below(12) {
         case 0: return nil
-        case 1: return [0, -5, 0.1, 1e-7, 99_999.999_999, 100_000, 1e6, 123.456_789_1, .nan, .infinity, -0.0, 5e-324][random.below(12)]
+        case 1:
+            return [
+                0, -5, 0.1, 1e-7, 99_999.999_999, 100_000, 1e6, 123.456_789_1, .nan, .infinity, -0.0,
+                .leastNonzeroMagnitude,
+            ][
+                random.below(12)]
         case 2, 3, 4: return (center + Double(random.below(200)) - 100).rounded()
         default:
             let places = 1 + random.below(3)
@@ -38,7 +44,8 @@ import Testing
         for _ in 0..<20_000 {
             let profile = PersonProfile(
                 person: "p", age: Self.metric(&random, around: 45), restingHeartRate: Self.metric(&random, around: 60),
-                maximumHeartRate: Self.metric(&random, around: 185), functionalThresholdPower: Self.metric(&random, around: 240))
+                maximumHeartRate: Self.metric(&random, around: 185),
+                functionalThresholdPower: Self.metric(&random, around: 240))
             if let fast = ScaledDecimal.heartRateBoundaries(for: profile) {
                 answered += 1
                 #expect(fast == SystemZones.heartRateBoundaries(for: profile), "\(profile)")
@@ -64,6 +71,9 @@ import Testing
         #expect(ScaledDecimal.rounded(-1155, places: 1) == -116)
         #expect(ScaledDecimal.rounded(1154, places: 1) == 115)
         // 0.7 * 165 = 115.5 exactly: 116, where binary arithmetic gives 115.49999999999999.
-        #expect(ScaledDecimal.heartRateBoundaries(for: PersonProfile(person: "p", maximumHeartRate: 165)) == [99, 116, 132, 149])
+        #expect(
+            ScaledDecimal.heartRateBoundaries(for: PersonProfile(person: "p", maximumHeartRate: 165)) == [
+                99, 116, 132, 149,
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZoneEngine
 
 /// The store's session index behaves as a `[String: Int]` would, through growth and removals
@@ -19,11 +20,11 @@ import Testing
     /// Ids of each shape the hash reads differently.
     static func id(_ number: Int) -> String {
         switch number % 5 {
-        case 0: "s\(number)"                             // under 8 bytes
-        case 1: "gym-\(1000 + number % 9000)"            // 8 bytes
-        case 2: "member-\(number)-x"                     // 9 to 15 bytes
-        case 3: "a-much-longer-session-id-\(number)"     // heap strings
-        default: "séance-\(number)-ü"                    // non-ASCII
+        case 0: "s\(number)"  // under 8 bytes
+        case 1: "gym-\(1000 + number % 9000)"  // 8 bytes
+        case 2: "member-\(number)-x"  // 9 to 15 bytes
+        case 3: "a-much-longer-session-id-\(number)"  // heap strings
+        default: "séance-\(number)-ü"  // non-ASCII
         }
     }
 
@@ -45,7 +46,9 @@ import Testing
             }
             if step % 997 == 0 {
                 #expect(index.count == model.count)
-                for probe in ids.prefix(500) { #expect(index.slot(of: probe) == model[probe], "\(probe) at step \(step)") }
+                for probe in ids.prefix(500) {
+                    #expect(index.slot(of: probe) == model[probe], "\(probe) at step \(step)")
+                }
             }
         }
         #expect(index.count == model.count)
@@ -58,7 +61,9 @@ import Testing
     /// Ids that differ only past the eighth byte, or only in length, hash apart.
     @Test func similarIDsAreToldApart() {
         var index = SessionIndex()
-        let ids = ["", "a", "a\0", "aaaaaaaa", "aaaaaaaab", "aaaaaaaac", "aaaaaaaa\0", String(repeating: "z", count: 64)]
+        let ids = [
+            "", "a", "a\0", "aaaaaaaa", "aaaaaaaab", "aaaaaaaac", "aaaaaaaa\0", String(repeating: "z", count: 64),
+        ]
         for (slot, id) in ids.enumerated() { index.set(id, slot: slot) }
         for (slot, id) in ids.enumerated() { #expect(index.slot(of: id) == slot) }
         #expect(Set(ids.map(index.hash)).count == ids.count)

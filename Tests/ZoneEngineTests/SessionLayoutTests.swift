@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZoneEngine
 
 /// A live session is held per session for as long as it lasts, so its size is memory per live

@@ -135,7 +135,9 @@ import ZoneTestSupport
         var recording = RecordingSink()
         var admitted = 0
         let limit: Int
-        mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
+        mutating func zoneChanged(
+            _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
+        ) {
             recording.zoneChanged(change, session: session, person: person, configuration: configuration)
         }
         mutating func workoutFinished(_ summary: WorkoutSummary) { recording.workoutFinished(summary) }
@@ -157,7 +159,8 @@ import ZoneTestSupport
         #expect(store.liveCount == 2)
         #expect(sink.recording.rejections.map(\.reason) == [.sessionLimit])
         // A live session's events are never refused by the cap.
-        store.handle(WorkoutEvent(session: "a", timestamp: 2_000, body: .sample(.heartRate, value: 121, person: nil)),
+        store.handle(
+            WorkoutEvent(session: "a", timestamp: 2_000, body: .sample(.heartRate, value: 121, person: nil)),
             wallMs: 0, profiles: { _ in nil }, sink: &sink)
         #expect(sink.recording.rejections.count == 1)
     }

@@ -108,7 +108,8 @@ import ZoneTestSupport
         var h = EngineHarness()
         h.hr(100, at: 0)  // implicit start with default zones
         var both = Self.zones(.heartRate, [100, 150])
-        both.cyclingPower = try ZoneConfiguration.validated(quantity: .cyclingPower, source: .app, boundaries: [100, 200])
+        both.cyclingPower = try ZoneConfiguration.validated(
+            quantity: .cyclingPower, source: .app, boundaries: [100, 200])
         h.send(.sessionStart(SessionStartRequest(person: "p", activity: "cycling", zones: both)), at: 1)
         #expect(h.rejectionReasons == [.zonesAfterCollectionBegan])
         let session = try #require(h.live)

@@ -19,7 +19,9 @@ import ZoneEngine
         var session = WorkoutSession(
             id: "s", startTimestamp: 0, person: "p", activity: nil, appZones: PerQuantity(repeating: nil), profile: nil)
         _ = session.applySample(.heartRate, at: 1000, value: 152, settings: .init())
-        #expect(session.liveState(profile: PersonProfile(person: "p", maximumHeartRate: 190)).percentOfMaximumHeartRate == 80)
+        #expect(
+            session.liveState(profile: PersonProfile(person: "p", maximumHeartRate: 190)).percentOfMaximumHeartRate
+                == 80)
         // 152 / 181.4 = 83.8 %
         #expect(session.liveState(profile: PersonProfile(person: "p", age: 38)).percentOfMaximumHeartRate == 84)
         #expect(session.liveState(profile: nil).percentOfMaximumHeartRate == nil)
@@ -90,7 +92,10 @@ import ZoneEngine
         #expect(ZoneResolver.resolve(.heartRate, appZones: app, profile: profile) == app)
         #expect(ZoneResolver.resolve(.heartRate, appZones: nil, profile: profile) == user)
         profile.preferredZones.heartRate = nil
-        #expect(ZoneResolver.resolve(.heartRate, appZones: nil, profile: profile)?.boundaries.values == [109, 127, 145, 163])
+        #expect(
+            ZoneResolver.resolve(.heartRate, appZones: nil, profile: profile)?.boundaries.values == [
+                109, 127, 145, 163,
+            ])
         #expect(ZoneResolver.resolve(.cyclingPower, appZones: nil, profile: profile)?.source == .system)
         #expect(ZoneResolver.resolve(.cyclingPower, appZones: nil, profile: nil) == nil)
     }

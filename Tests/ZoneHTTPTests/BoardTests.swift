@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 import ZoneCodecs
 import ZoneEngine
+
 @testable import ZoneHTTP
 @testable import ZoneProcessor
 
@@ -12,7 +13,8 @@ import ZoneEngine
         WorkoutSession(
             id: id, startTimestamp: 0, person: nil, activity: nil,
             appZones: PerQuantity(
-                heartRate: try? ZoneConfiguration.validated(quantity: .heartRate, source: .app, boundaries: [100, 140]),
+                heartRate: try? ZoneConfiguration.validated(
+                    quantity: .heartRate, source: .app, boundaries: [100, 140]),
                 cyclingPower: nil),
             profile: nil)
     }
@@ -36,9 +38,12 @@ import ZoneEngine
         #expect(next.sessions.map(\.session) == ["a", "c"])
         #expect(next.removed == ["b"])
         let shown = BoardChangeTracker.select(
-            BoardFeed.refreshed([], with: [
-                Self.entry("gym1/x", revision: 1), Self.entry("gym2/y", revision: 1), Self.entry("gym1/a", revision: 1),
-            ]),
+            BoardFeed.refreshed(
+                [],
+                with: [
+                    Self.entry("gym1/x", revision: 1), Self.entry("gym2/y", revision: 1),
+                    Self.entry("gym1/a", revision: 1),
+                ]),
             prefix: "gym1/", limit: 1)
         #expect(shown.map(\.session) == ["gym1/a"])
     }
@@ -51,12 +56,21 @@ import ZoneEngine
             _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
             return LiveSessionEntry(state: session.liveState(profile: nil), revision: 1, partition: 0)
         }
-        let tiles = BoardFeed.refreshed([], with: [
-            entry("gym1/a", class: "spin-0700"), entry("gym1/b", class: "yoga-0800"), entry("gym2/c", class: "spin-0700"),
-            entry("gym1/d", class: nil),
-        ])
-        #expect(BoardChangeTracker.select(tiles, prefix: "", sessionClass: "spin-0700", limit: 10).map(\.session) == ["gym1/a", "gym2/c"])
-        #expect(BoardChangeTracker.select(tiles, prefix: "gym1/", sessionClass: "spin-0700", limit: 10).map(\.session) == ["gym1/a"])
+        let tiles = BoardFeed.refreshed(
+            [],
+            with: [
+                entry("gym1/a", class: "spin-0700"), entry("gym1/b", class: "yoga-0800"),
+                entry("gym2/c", class: "spin-0700"),
+                entry("gym1/d", class: nil),
+            ])
+        #expect(
+            BoardChangeTracker.select(tiles, prefix: "", sessionClass: "spin-0700", limit: 10).map(\.session) == [
+                "gym1/a", "gym2/c",
+            ])
+        #expect(
+            BoardChangeTracker.select(tiles, prefix: "gym1/", sessionClass: "spin-0700", limit: 10).map(\.session) == [
+                "gym1/a"
+            ])
         #expect(BoardChangeTracker.select(tiles, prefix: "", limit: 10).count == 4)
     }
 
@@ -67,7 +81,10 @@ import ZoneEngine
         let decoded = try? JSONSerialization.jsonObject(with: Data(first[0].json)) as? [String: Any]
         #expect(decoded?["session"] as? String == "a")
         // A tile with a stale JSON but the same revision stays as it was: it was not encoded again.
-        let marked = [BoardFeed.Tile(session: "a", person: nil, sessionClass: nil, revision: 1, json: Array("marker".utf8)), first[1]]
+        let marked = [
+            BoardFeed.Tile(session: "a", person: nil, sessionClass: nil, revision: 1, json: Array("marker".utf8)),
+            first[1],
+        ]
         let second = BoardFeed.refreshed(marked, with: [Self.entry("a", revision: 1), Self.entry("b", revision: 2)])
         #expect(second[0].json == Array("marker".utf8))
         #expect(second[1].revision == 2 && second[1].session == "b")
@@ -78,11 +95,13 @@ import ZoneEngine
         var session = Self.session("a")
         _ = session.applySample(.heartRate, at: 1000, value: 150, settings: .init())
         let state = session.liveState(profile: PersonProfile(person: "p", maximumHeartRate: 200))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(OutputEncoder.liveSession(state))) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(OutputEncoder.liveSession(state))) as? [String: Any])
         #expect(object["max_hr"] as? Double == 200)
         #expect(object["percent_max_hr"] as? Int == 75)
         let unknown = try #require(
-            try JSONSerialization.jsonObject(with: Data(OutputEncoder.liveSession(session.liveState(profile: nil)))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(OutputEncoder.liveSession(session.liveState(profile: nil))))
+                as? [String: Any])
         #expect(unknown["max_hr"] is NSNull && unknown["percent_max_hr"] is NSNull)
     }
 
@@ -90,7 +109,8 @@ import ZoneEngine
     /// JSON object, all but the last marked `more`; removed ids go in the first.
     @Test func largeUpdatesAreSplitIntoBoundedMessages() throws {
         let count = BoardEventStream.tilesPerMessage * 2 + 7
-        let tiles = BoardFeed.refreshed([], with: (0..<count).map { Self.entry(String(format: "s%05d", $0), revision: 1) })
+        let tiles = BoardFeed.refreshed(
+            [], with: (0..<count).map { Self.entry(String(format: "s%05d", $0), revision: 1) })
         let messages = BoardEventStream.messageStarts(count: tiles.count).map {
             BoardEventStream.message(sessions: tiles, from: $0, removed: ["gone-1", "gone-2"])
         }
@@ -108,8 +128,12 @@ import ZoneEngine
             #expect(object["removed"] as? [String] == (index == 0 ? ["gone-1", "gone-2"] : []))
         }
         #expect(seen == tiles.map(\.session))
-        let empty = BoardEventStream.messageStarts(count: 0).map { BoardEventStream.message(sessions: [], from: $0, removed: ["x"]) }
-        #expect(empty.count == 1 && String(buffer: empty[0]) == #"data: {"sessions":[],"removed":["x"],"more":false}"# + "\n\n")
+        let empty = BoardEventStream.messageStarts(count: 0).map {
+            BoardEventStream.message(sessions: [], from: $0, removed: ["x"])
+        }
+        #expect(
+            empty.count == 1
+                && String(buffer: empty[0]) == #"data: {"sessions":[],"removed":["x"],"more":false}"# + "\n\n")
     }
 
     @Test func boardStreamsAreCapped() {

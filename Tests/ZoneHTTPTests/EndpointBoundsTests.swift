@@ -16,7 +16,8 @@ struct EndpointBoundsTests {
             "--set", "http.token=\(Self.token)",
         ])
         defer { process.signal(SIGKILL) }
-        let port = try #require(process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
+        let port = try #require(
+            process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
         func get(_ path: String, _ headers: [String: String] = [:]) throws -> LoopbackHTTPClient.Response {
             try LoopbackHTTPClient.get(port: port, path: path, headers: headers)
         }
@@ -27,7 +28,8 @@ struct EndpointBoundsTests {
             let refused = try get(path)
             #expect(refused.status == 401, "\(path) without the token")
             #expect(refused.headers["www-authenticate"] == "Bearer", "\(path): \(refused.headers)")
-            #expect(try get(path, ["Authorization": "Bearer not-the-token"]).status == 401, "\(path) with a wrong token")
+            #expect(
+                try get(path, ["Authorization": "Bearer not-the-token"]).status == 401, "\(path) with a wrong token")
         }
         #expect(try get("/sessions/s1", ["Authorization": "Bearer \(Self.token)"]).status == 404)
         #expect(try get("/people/p1?token=\(Self.token)").status == 404)
@@ -53,7 +55,8 @@ struct EndpointBoundsTests {
             "--set", "http.max_connections=1000", "--set", "http.header_timeout_ms=2000",
         ])
         defer { process.signal(SIGKILL) }
-        let port = try #require(process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
+        let port = try #require(
+            process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
         #expect(try LoopbackHTTPClient.get(port: port, path: "/health").status == 200)
         let before = ProcessMemory.residentBytes(pid: process.pid).current
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -74,7 +77,9 @@ struct EndpointBoundsTests {
         let end = Date().addingTimeInterval(13)
         while Date() < end {
             probes += 1
-            if let response = try? LoopbackHTTPClient.get(port: port, path: "/health", timeoutSeconds: 2), response.status == 200 {
+            if let response = try? LoopbackHTTPClient.get(port: port, path: "/health", timeoutSeconds: 2),
+                response.status == 200
+            {
                 answered += 1
                 longestGap = max(longestGap, Date().timeIntervalSince(lastAnswer))
                 lastAnswer = Date()
@@ -87,8 +92,10 @@ struct EndpointBoundsTests {
         let text = String(decoding: report.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let figures = try #require(
             try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Int], "the flood's report: \(text)")
-        print("slow clients: \(text.trimmingCharacters(in: .whitespacesAndNewlines)); /health answered \(answered) of \(probes) probes, "
-            + "longest gap \(String(format: "%.1f", longestGap)) s; RSS \(before / 1_048_576) -> peak \(peakBytes / 1_048_576) MB")
+        print(
+            "slow clients: \(text.trimmingCharacters(in: .whitespacesAndNewlines)); /health answered \(answered) of \(probes) probes, "
+                + "longest gap \(String(format: "%.1f", longestGap)) s; RSS \(before / 1_048_576) -> peak \(peakBytes / 1_048_576) MB"
+        )
         #expect((figures["peak_open"] ?? 0) >= 15_000, "the flood held its connections: \(text)")
         #expect((figures["closed_by_server"] ?? 0) >= 10_000, "the endpoint closed the slow connections: \(text)")
         #expect(answered * 10 >= probes * 9, "/health answered \(answered) of \(probes) probes")

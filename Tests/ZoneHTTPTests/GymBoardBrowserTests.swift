@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
 import ZoneTestSupport
 
 /// The gym board in a real browser: `zonestream broker` and `zonestream run` as processes,
@@ -37,8 +37,11 @@ struct GymBoardBrowserTests {
 
         let browser = try HeadlessBrowser()
         try browser.open("http://127.0.0.1:\(port)/board")
-        let tilesShown = try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(Self.members)")
-        #expect(tilesShown, "tiles: \(String(describing: try? browser.evaluate("document.querySelectorAll('.tile').length")))")
+        let tilesShown = try browser.wait(
+            seconds: 30, until: "document.querySelectorAll('.tile').length === \(Self.members)")
+        #expect(
+            tilesShown,
+            "tiles: \(String(describing: try? browser.evaluate("document.querySelectorAll('.tile').length")))")
         let first = #"document.querySelector('.tile[data-session="board-0"]')"#
         #expect(try browser.evaluate("\(first).dataset.zone") as? String == "1")
         #expect(try browser.evaluate("\(first).querySelector('.name').textContent") as? String == "Ana 1")
@@ -53,7 +56,10 @@ struct GymBoardBrowserTests {
         #expect(colourBefore != nil && colourAfter != nil && colourBefore != colourAfter)
         #expect(try browser.evaluate("\(first).querySelector('.value').textContent") as? String == "170bpm")
         // The others' sensors have been silent for 35 s of class time (over max_gap_ms): "no signal".
-        #expect(try browser.wait(seconds: 10, until: #"document.querySelector('.tile[data-session="board-2"]').classList.contains('nosignal')"#))
+        #expect(
+            try browser.wait(
+                seconds: 10,
+                until: #"document.querySelector('.tile[data-session="board-2"]').classList.contains('nosignal')"#))
         #expect(try browser.evaluate("\(first).classList.contains('nosignal')") as? Bool == false)
         #expect(try browser.evaluate("document.getElementById('clock').textContent") as? String == "class 1:05")
         // Minutes per zone: 20 s in zone 1 (each sample covers at most max_gap_ms, 10 s) → 0.3 min.
@@ -62,8 +68,9 @@ struct GymBoardBrowserTests {
         // A finished session's tile goes.
         try traffic.endSession("board-1", at: 40)
         try traffic.input.flush()
-        #expect(try browser.wait(
-            seconds: 20, until: #"document.querySelector('.tile[data-session="board-1"]') === null"#))
+        #expect(
+            try browser.wait(
+                seconds: 20, until: #"document.querySelector('.tile[data-session="board-1"]') === null"#))
         #expect(try browser.evaluate("document.getElementById('status').textContent") as? String == "live")
 
         let png = try browser.screenshot()
@@ -118,24 +125,31 @@ struct GymBoardBrowserTests {
         try browser.open("http://127.0.0.1:\(port)/board?sort=zone")
         #expect(try browser.wait(seconds: 30, until: "document.querySelectorAll('.tile').length === \(members)"))
         // Every sample is in: the class clock reads the class's 100 s.
-        #expect(try browser.wait(seconds: 20, until: "document.getElementById('clock').textContent === 'class 1:39'"),
-                "clock: \(String(describing: try? browser.evaluate("document.getElementById('clock').textContent")))")
+        #expect(
+            try browser.wait(seconds: 20, until: "document.getElementById('clock').textContent === 'class 1:39'"),
+            "clock: \(String(describing: try? browser.evaluate("document.getElementById('clock').textContent")))")
         // ?sort=zone: the highest zones first.
         let zones = "[...document.querySelectorAll('.tile')].map(t => Number(t.dataset.zone))"
-        #expect(try browser.evaluate("\(zones).every((zone, i, all) => i === 0 || all[i - 1] >= zone)") as? Bool == true)
+        #expect(
+            try browser.evaluate("\(zones).every((zone, i, all) => i === 0 || all[i - 1] >= zone)") as? Bool == true)
         // Members with a profile show percent of max heart rate (age-based here); those without do not.
-        let percents = "[...document.querySelectorAll('.tile .percent')].filter(p => /^\\d+%$/.test(p.textContent)).length"
+        let percents =
+            "[...document.querySelectorAll('.tile .percent')].filter(p => /^\\d+%$/.test(p.textContent)).length"
         let withProfile = generator.profiles(topic: "zone-profiles").count
-        #expect(try browser.wait(seconds: 10, until: "\(percents) === \(withProfile)"),
-                "tiles with percent: \(String(describing: try? browser.evaluate(percents))) of \(withProfile)")
+        #expect(
+            try browser.wait(seconds: 10, until: "\(percents) === \(withProfile)"),
+            "tiles with percent: \(String(describing: try? browser.evaluate(percents))) of \(withProfile)")
         _ = try browser.wait(seconds: 1, until: "false")  // one more frame for the layout
-        let noScrollbar = "document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth"
+        let noScrollbar =
+            "document.documentElement.scrollHeight <= window.innerHeight && document.documentElement.scrollWidth <= window.innerWidth"
         #expect(try browser.evaluate(noScrollbar) as? Bool == true)
-        let allOnScreen = "[...document.querySelectorAll('.tile')].every(t => { const r = t.getBoundingClientRect(); "
+        let allOnScreen =
+            "[...document.querySelectorAll('.tile')].every(t => { const r = t.getBoundingClientRect(); "
             + "return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight + 0.5 && r.right <= window.innerWidth + 0.5 && r.height >= 20; })"
         #expect(try browser.evaluate(allOnScreen) as? Bool == true)
         // Percent of max is not cut off, however small the tiles.
-        let percentInside = "[...document.querySelectorAll('.tile')].every(t => { const p = t.querySelector('.percent').getBoundingClientRect(); "
+        let percentInside =
+            "[...document.querySelectorAll('.tile')].every(t => { const p = t.querySelector('.percent').getBoundingClientRect(); "
             + "const r = t.getBoundingClientRect(); return p.width === 0 || p.right <= r.right + 0.5; })"
         #expect(try browser.evaluate(percentInside) as? Bool == true)
         // Legible from across the room: every shown name, zone and effort at least 14 px and the
@@ -143,24 +157,35 @@ struct GymBoardBrowserTests {
         let shown = { (selector: String) in
             "[...document.querySelectorAll('\(selector)')].filter(e => getComputedStyle(e).display !== 'none' && e.textContent.trim())"
         }
-        for (selector, minimum) in [(".tile .name", 14.0), (".tile .zone", 14.0), (".tile .effort", 14.0), (".tile .value", 22.0)] {
-            let size = try browser.evaluate("Math.min(1000, ...\(shown(selector)).map(e => parseFloat(getComputedStyle(e).fontSize)))")
-            #expect((size as? Double ?? 0) >= minimum, "\(selector): \(String(describing: size)) px, \(members) members at \(width) px")
-            let whole = "\(shown(selector)).every(e => { const r = e.getBoundingClientRect(), t = e.closest('.tile').getBoundingClientRect(); "
+        for (selector, minimum) in [
+            (".tile .name", 14.0), (".tile .zone", 14.0), (".tile .effort", 14.0), (".tile .value", 22.0),
+        ] {
+            let size = try browser.evaluate(
+                "Math.min(1000, ...\(shown(selector)).map(e => parseFloat(getComputedStyle(e).fontSize)))")
+            #expect(
+                (size as? Double ?? 0) >= minimum,
+                "\(selector): \(String(describing: size)) px, \(members) members at \(width) px")
+            let whole =
+                "\(shown(selector)).every(e => { const r = e.getBoundingClientRect(), t = e.closest('.tile').getBoundingClientRect(); "
                 + "return r.height >= 0.9 * parseFloat(getComputedStyle(e).fontSize) && r.bottom <= t.bottom + 0.5; })"
-            #expect(try browser.evaluate(whole) as? Bool == true, "\(selector) cut off with \(members) members at \(width) px")
+            #expect(
+                try browser.evaluate(whole) as? Bool == true,
+                "\(selector) cut off with \(members) members at \(width) px")
         }
         // Members with a profile show their display name and their points so far (and calories
         // where the tiles are large enough).
         let named = "[...document.querySelectorAll('.tile .name')].filter(n => / [A-Z]\\.$/.test(n.textContent)).length"
         #expect(try browser.evaluate(named) as? Int == withProfile, "named tiles")
-        let points = "[...document.querySelectorAll('.tile .effort')].filter(e => /^\\d+\\.\\d pts · \\d+ kcal$/.test(e.title)).length"
+        let points =
+            "[...document.querySelectorAll('.tile .effort')].filter(e => /^\\d+\\.\\d pts · \\d+ kcal$/.test(e.title)).length"
         #expect(try browser.evaluate(points) as? Int == withProfile, "tiles with points and calories")
         // The legend shows all nine zone colours.
         #expect(try browser.evaluate("document.querySelectorAll('#legend span').length") as? Int == 9)
         let png = try browser.screenshot()
         if let directory = ProcessInfo.processInfo.environment["BOARD_SCREENSHOT_DIRECTORY"] {
-            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent(width == 1920 ? "board-\(members).png" : "board-\(members)-\(width).png"))
+            try png.write(
+                to: URL(fileURLWithPath: directory).appendingPathComponent(
+                    width == 1920 ? "board-\(members).png" : "board-\(members)-\(width).png"))
         }
     }
 }

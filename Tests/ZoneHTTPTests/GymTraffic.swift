@@ -11,13 +11,19 @@ struct GymTraffic {
     static let zoneValues = [1: 100.0, 2: 118.0, 3: 135.0, 4: 150.0, 5: 170.0]
 
     func startSession(_ session: String, person: String) throws {
-        try send(session, #"{"type":"session_start","session":"\#(session)","ts":\#(start),"person":"\#(person)","activity":"cycling","zones":{"heart_rate":{"boundaries":[109,127,145,163]}}}"#)
+        try send(
+            session,
+            #"{"type":"session_start","session":"\#(session)","ts":\#(start),"person":"\#(person)","activity":"cycling","zones":{"heart_rate":{"boundaries":[109,127,145,163]}}}"#
+        )
     }
 
     /// A heart-rate sample `seconds` after the start, in `zone`.
     func heartRate(_ session: String, at seconds: Int, zone: Int) throws {
         let value = Self.zoneValues[zone] ?? 100
-        try send(session, #"{"type":"sample","session":"\#(session)","ts":\#(start + Int64(seconds) * 1000),"quantity":"heart_rate","value":\#(value)}"#)
+        try send(
+            session,
+            #"{"type":"sample","session":"\#(session)","ts":\#(start + Int64(seconds) * 1000),"quantity":"heart_rate","value":\#(value)}"#
+        )
     }
 
     func endSession(_ session: String, at seconds: Int) throws {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Debian's chromium, headless, driven through the DevTools protocol over a pipe
@@ -27,7 +28,8 @@ final class HeadlessBrowser {
 
     init(width: Int = 1400, height: Int = 900) throws {
         guard let executable = Self.executable else { throw BrowserError(description: "chromium is not installed") }
-        profileDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-chromium-\(UUID().uuidString)")
+        profileDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "zs-chromium-\(UUID().uuidString)")
         var toBrowser: [Int32] = [0, 0]
         var fromBrowser: [Int32] = [0, 0]
         guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else {
@@ -69,7 +71,9 @@ final class HeadlessBrowser {
     /// Opens `url` in a new page and attaches to it; later commands go to that page.
     func open(_ url: String) throws {
         let target = try send("Target.createTarget", ["url": url], toPage: false)
-        guard let targetID = target["targetId"] as? String else { throw BrowserError(description: "no target: \(target)") }
+        guard let targetID = target["targetId"] as? String else {
+            throw BrowserError(description: "no target: \(target)")
+        }
         let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true], toPage: false)
         sessionID = attached["sessionId"] as? String
     }

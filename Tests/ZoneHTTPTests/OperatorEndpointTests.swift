@@ -1,8 +1,8 @@
 import Foundation
-import ZoneTestSupport
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
+import ZoneTestSupport
 
 /// The operator's endpoint of a `zonestream run` process consuming real records from a broker
 /// process: each route answers with what the processor did, and `/metrics` counts what was
@@ -56,7 +56,9 @@ struct OperatorEndpointTests {
             #expect((heartRate["current_zone"] as? [String: Any])?["index"] as? Int == 4)
             #expect(heartRate["current_value"] as? Double == 150)
             #expect((heartRate["configuration"] as? [String: Any])?["boundaries"] as? [Double] == [109, 127, 145, 163])
-            let durations = try #require(heartRate["zone_durations"] as? [[String: Any]]).map { $0["duration_ms"] as? Int }
+            let durations = try #require(heartRate["zone_durations"] as? [[String: Any]]).map {
+                $0["duration_ms"] as? Int
+            }
             #expect(durations == [10_000, 0, 0, 5_000, 0])
 
             let missing = try client("/sessions/nobody-here")
@@ -117,7 +119,8 @@ struct OperatorEndpointTests {
         _ arguments: [String], _ body: (_ get: (String) throws -> LoopbackHTTPClient.Response) throws -> Void
     ) throws {
         let process = try ZoneStreamProcess(["run", "--http-port", "0"] + arguments)
-        let port = try #require(process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
+        let port = try #require(
+            process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
         try body { path in try LoopbackHTTPClient.get(port: port, path: path) }
         #expect(process.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
     }

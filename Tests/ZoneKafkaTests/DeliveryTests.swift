@@ -1,8 +1,9 @@
+import CRdKafka
 import Foundation
 import Testing
-import CRdKafka
-@testable import ZoneKafka
 import ZoneBench
+
+@testable import ZoneKafka
 
 /// The Kafka layer's delivery bookkeeping against a broker process: every produced message is
 /// counted once, refused ones come back with their payload, origin and tag, and a message
@@ -11,14 +12,17 @@ import ZoneBench
 struct DeliveryTests {
     @Test func permanentAndRetriableErrorsAreToldApart() {
         for code in [10, 18, 29, 31, 87] { #expect(KafkaError.isPermanentDeliveryError(Int32(code)), "\(code)") }
-        for code in [6, 7, 5, 19, Int(RD_KAFKA_RESP_ERR__MSG_TIMED_OUT.rawValue), Int(RD_KAFKA_RESP_ERR__TRANSPORT.rawValue)] {
+        for code in [
+            6, 7, 5, 19, Int(RD_KAFKA_RESP_ERR__MSG_TIMED_OUT.rawValue), Int(RD_KAFKA_RESP_ERR__TRANSPORT.rawValue),
+        ] {
             #expect(!KafkaError.isPermanentDeliveryError(Int32(code)), "\(code)")
         }
     }
 
     @Test func aPartitionListKeepsItsEntries() throws {
         let entries = [
-            TopicPartition(topic: "a", partition: 0, offset: 5), TopicPartition(topic: "b", partition: 3, offset: TopicPartition.beginning),
+            TopicPartition(topic: "a", partition: 0, offset: 5),
+            TopicPartition(topic: "b", partition: 3, offset: TopicPartition.beginning),
         ]
         let list = try RDKafkaTopicPartitionList(entries)
         #expect(list.partitions == entries)
@@ -39,14 +43,18 @@ struct DeliveryTests {
 
         // Refused by the broker: the failure carries the message and what produced it.
         #expect(broker.control("errors 2 0 1 29"))
-        let origin = OutputOrigin(topic: "workout-events", partition: 0, offset: 41, key: Array("s1".utf8), value: Array("{}".utf8))
+        let origin = OutputOrigin(
+            topic: "workout-events", partition: 0, offset: 41, key: Array("s1".utf8), value: Array("{}".utf8))
         try producer.produce(
-            topic: "zone-changes", key: Array("s1".utf8), value: Array("payload".utf8), tracker: tracker, origin: origin, tag: 7)
+            topic: "zone-changes", key: Array("s1".utf8), value: Array("payload".utf8), tracker: tracker,
+            origin: origin, tag: 7)
         try producer.flush(timeoutMs: 10_000)
         let failures = tracker.takeFailures()
         #expect(tracker.inFlight == 0 && failures.count == 1)
         let failure = try #require(failures.first)
-        #expect(failure.topic == "zone-changes" && failure.value == Array("payload".utf8) && failure.key == Array("s1".utf8))
+        #expect(
+            failure.topic == "zone-changes" && failure.value == Array("payload".utf8) && failure.key == Array("s1".utf8)
+        )
         #expect(failure.error.code == 29 && failure.isPermanent && failure.tag == 7)
         #expect(failure.origin?.offset == 41 && failure.origin?.value == Array("{}".utf8))
         #expect(tracker.takeFailures().isEmpty, "each failure is taken once")

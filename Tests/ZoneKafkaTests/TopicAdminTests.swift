@@ -1,6 +1,6 @@
 import Testing
-import ZoneKafka
 import ZoneBench
+import ZoneKafka
 
 /// A safety net, not a speed check: under the full suite's parallel load on 2 cores, starting
 /// a broker process and its metadata calls took over a minute once.
@@ -11,7 +11,10 @@ struct TopicAdminTests {
         defer { broker.stop() }
         let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: broker.bootstrapServers))
         let existing = try TopicAdmin.existingTopics(using: producer)
-        #expect(existing.isSuperset(of: ["workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq"]))
+        #expect(
+            existing.isSuperset(of: [
+                "workout-events", "zone-profiles", "zone-changes", "workouts-finished", "zonestream-dlq",
+            ]))
         let created = try TopicAdmin.createMissing(
             [TopicAdmin.Specification(name: "workout-events", partitions: 1, replicationFactor: 1)], using: producer)
         #expect(created.isEmpty)

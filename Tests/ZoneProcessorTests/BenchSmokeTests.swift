@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
 import ZoneTestSupport
 
 /// `zonestream bench --smoke`: the benchmark runs end to end and writes its results
@@ -39,8 +39,10 @@ struct BenchSmokeTests {
             #expect(cost["pageFaultsPerMillionRecords"] is Double, "\(client): \(cost)")
         }
         // Three rounds: each client's rates and the ratios, with their median and spread.
-        for figure in ["zoneStreamRates", "zoneStreamWithoutLiveViewsRates", "floorRates", "bareConsumerRates", "ratioToFloor",
-                       "ratioToBareConsumer"] {
+        for figure in [
+            "zoneStreamRates", "zoneStreamWithoutLiveViewsRates", "floorRates", "bareConsumerRates", "ratioToFloor",
+            "ratioToBareConsumer",
+        ] {
             let spread = gym[figure] as? [String: Any] ?? [:]
             #expect((spread["runs"] as? [Any])?.count == 3, "\(figure): \(spread)")
             #expect((spread["median"] as? Double ?? 0) > 0 && spread["spread"] is Double, "\(figure): \(spread)")
@@ -49,8 +51,10 @@ struct BenchSmokeTests {
         #expect((gym["outputRecords"] as? Int ?? 0) > 0 && (gym["outputMeanBytes"] as? Int ?? 0) > 0)
         let svg = try String(contentsOf: directory.appendingPathComponent("bench.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("polyline"))
-        for label in ["records/s", "seconds since the first record", "goal 1 M records/s", "Kafka I/O floor", "bare consumer",
-                      "percentile", "goal p99 &lt; 25 ms", "Machine:", "partitions", "Kafka path alone (floor)"] {
+        for label in [
+            "records/s", "seconds since the first record", "goal 1 M records/s", "Kafka I/O floor", "bare consumer",
+            "percentile", "goal p99 &lt; 25 ms", "Machine:", "partitions", "Kafka path alone (floor)",
+        ] {
             #expect(svg.contains(label), "bench.svg lacks \(label)")
         }
     }
@@ -59,16 +63,21 @@ struct BenchSmokeTests {
     /// each reading every zone change, with a property set on ZoneStream's clients.
     @Test func latencyBenchMeasuresZoneStreamAndTheFloor() throws {
         let (status, output) = try ZoneStreamProcess.runToExit(
-            ["bench", "latency", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4",
-             "--kafka-property", "linger.ms=2"], seconds: 120)
+            [
+                "bench", "latency", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4",
+                "--kafka-property", "linger.ms=2",
+            ], seconds: 120)
         #expect(status == 0, "\(output.suffix(1000))")
         #expect(output.contains("ZoneStream's librdkafka properties: linger.ms=2"))
         for name in ["floor:      ", "ZoneStream: "] {
-            let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, \(name)") }, "\(output.suffix(1000))")
+            let line = try #require(
+                output.split(separator: "\n").first { $0.contains("run 1, \(name)") }, "\(output.suffix(1000))")
             // Every crossing sample produced after the warm-up comes back as one zone change read
             // ("over READ of PRODUCED zone changes"); 2 s at 2000 samples/s crosses a few hundred.
             let counts = line.split(separator: " over ").last?.split(separator: " ").prefix(3) ?? []
-            #expect(counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
+            #expect(
+                counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100,
+                "\(line)")
         }
     }
 
@@ -83,11 +92,14 @@ struct BenchSmokeTests {
     /// `bench latency --clients floor`: the floor alone, its outputs padded to the given size.
     @Test func latencyBenchMeasuresTheFloorAlone() throws {
         let (status, output) = try ZoneStreamProcess.runToExit(
-            ["bench", "latency", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4", "--clients", "floor",
-             "--floor-output-bytes", "300"], seconds: 120)
+            [
+                "bench", "latency", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4", "--clients", "floor",
+                "--floor-output-bytes", "300",
+            ], seconds: 120)
         #expect(status == 0, "\(output.suffix(1000))")
         #expect(!output.contains("ZoneStream: "), "\(output.suffix(1000))")
-        let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, floor: ") }, "\(output.suffix(1000))")
+        let line = try #require(
+            output.split(separator: "\n").first { $0.contains("run 1, floor: ") }, "\(output.suffix(1000))")
         #expect(line.contains("zone changes of 300 bytes"), "\(line)")
     }
 
@@ -98,26 +110,33 @@ struct BenchSmokeTests {
         let broker = try TestBroker(kind)
         defer { broker.stop() }
         let (status, output) = try ZoneStreamProcess.runToExit(
-            ["bench", "latency", "--bootstrap-servers", broker.bootstrapServers, "--rate", "2000", "--seconds", "2",
-             "--topic-partitions", "4", "--clients", "zonestream"], seconds: 120)
+            [
+                "bench", "latency", "--bootstrap-servers", broker.bootstrapServers, "--rate", "2000", "--seconds", "2",
+                "--topic-partitions", "4", "--clients", "zonestream",
+            ], seconds: 120)
         #expect(status == 0, "\(output.suffix(1000))")
         #expect(output.contains("latency bench: broker \(broker.bootstrapServers)"), "\(output.suffix(1000))")
         #expect(!output.contains("floor: "), "\(output.suffix(1000))")
-        let line = try #require(output.split(separator: "\n").first { $0.contains("run 1, ZoneStream: ") }, "\(output.suffix(1000))")
+        let line = try #require(
+            output.split(separator: "\n").first { $0.contains("run 1, ZoneStream: ") }, "\(output.suffix(1000))")
         let counts = line.split(separator: " over ").last?.split(separator: " ").prefix(3) ?? []
-        #expect(counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
+        #expect(
+            counts.count == 3 && counts[1] == "of" && counts[0] == counts[2] && (Int(counts[0]) ?? 0) >= 100, "\(line)")
     }
 
     /// `benchmarks/latency-on-noida-db.sh`: each client on a fresh noida-db of its own, the
     /// medians printed and written, and every noida-db it started stopped.
     @Test(arguments: BrokerKind.noidaIfSelected)
     func latencyOnNoidaDBScriptMeasuresBothClients(_ kind: BrokerKind) throws {
-        let results = FileManager.default.temporaryDirectory.appendingPathComponent("zs-latency-\(UUID().uuidString).json")
+        let results = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "zs-latency-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: results) }
         let (status, printed) = try ChildProcess.run(
             "/usr/bin/timeout",
-            ["240", "bash", SchemaValidator.root.appendingPathComponent("benchmarks/latency-on-noida-db.sh").path,
-             "1", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4"],
+            [
+                "240", "bash", SchemaValidator.root.appendingPathComponent("benchmarks/latency-on-noida-db.sh").path,
+                "1", "--rate", "2000", "--seconds", "2", "--topic-partitions", "4",
+            ],
             environment: ["ZONESTREAM": BrokerProcess.executable.path, "LATENCY_RESULTS": results.path])
         #expect(status == 0, "\(printed.suffix(1500))")
         let pids = printed.split(separator: "\n").compactMap { line -> Int32? in
@@ -127,7 +146,8 @@ struct BenchSmokeTests {
         #expect(pids.count == 2, "\(printed.suffix(1500))")
         for pid in pids { #expect(kill(pid, 0) != 0, "noida-db \(pid) is still running") }
         let report = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any], "\(printed.suffix(1500))")
+            try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any],
+            "\(printed.suffix(1500))")
         for client in ["zoneStream", "floor"] {
             let median = try #require(report[client + "Median"] as? [String: Double], "\(report)")
             #expect((median["p50Ms"] ?? 0) > 0 && (median["p99Ms"] ?? 0) >= (median["p50Ms"] ?? 0), "\(report)")

@@ -14,8 +14,11 @@ struct BoardLoadTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-board-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (status, output) = try ZoneStreamProcess.runToExit(
-            ["bench", "board", "--sessions", "300", "--clients", "20", "--board-max-sessions", "200", "--timeout-s", "60", "--waves", "2",
-             "--results-directory", directory.path],
+            [
+                "bench", "board", "--sessions", "300", "--clients", "20", "--board-max-sessions", "200", "--timeout-s",
+                "60", "--waves", "2",
+                "--results-directory", directory.path,
+            ],
             seconds: 400)
         #expect(status == 0, "\(output.suffix(1500))")
         let data = try Data(contentsOf: directory.appendingPathComponent("board.json"))

@@ -1,5 +1,6 @@
 import Testing
 import ZoneEngine
+
 @testable import ZoneProcessor
 
 /// Changelog records as the restore reads them: a record is refused (skipped, logged and

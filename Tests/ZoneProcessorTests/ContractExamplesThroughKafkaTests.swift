@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneProcessor
+import ZoneSimulation
 import ZoneTestSupport
 
 /// Every worked example of the contract fed through real topics on each test broker (the
@@ -17,7 +17,8 @@ struct ContractExamplesThroughKafkaTests {
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for example in examples {
             for (person, profile) in example.profiles {
-                try input.send("zone-profiles", key: person, value: Array(try JSONSerialization.data(withJSONObject: profile)))
+                try input.send(
+                    "zone-profiles", key: person, value: Array(try JSONSerialization.data(withJSONObject: profile)))
             }
         }
         try input.flush()
@@ -48,7 +49,9 @@ struct ContractExamplesThroughKafkaTests {
         #expect(complete, "outputs did not all arrive")
 
         func objects(_ topic: String) throws -> [[String: Any]] {
-            try collector.records(topic).map { try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any]) }
+            try collector.records(topic).map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any])
+            }
         }
         let changes = try objects("zone-changes")
         let finished = try objects("workouts-finished")
@@ -76,14 +79,18 @@ struct ContractExamplesThroughKafkaTests {
             guard let session = sessions.first else { continue }
             // Dead letters: reason, and the input record carried back in base64.
             let wanted = example.expectedDeadLetters.map { ($0.reason, try? example.valueBytes(at: $0.inputIndex)) }
-            let actual = deadLetters.filter { ($0["key_base64"] as? String).flatMap { Data(base64Encoded: $0) } == Data(session.utf8) }
+            let actual = deadLetters.filter {
+                ($0["key_base64"] as? String).flatMap { Data(base64Encoded: $0) } == Data(session.utf8)
+            }
             #expect(actual.map { $0["reason"] as? String ?? "" } == wanted.map(\.0), "\(example.name) dead letters")
             for (record, expected) in zip(actual, wanted) {
                 #expect(record["schema"] as? Int == 1)
                 #expect(record["topic"] as? String == "workout-events")
                 #expect(record["partition"] is Int && record["offset"] is Int)
                 #expect(!(record["detail"] as? String ?? "").isEmpty)
-                #expect((record["value_base64"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) == expected.1)
+                #expect(
+                    (record["value_base64"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init)
+                        == expected.1)
             }
         }
         // Every output ZoneStream produced matches its topic's JSON Schema (schemas/).
@@ -112,15 +119,19 @@ struct ContractExamplesThroughKafkaTests {
                     continue
                 }
                 func rank(_ summary: [String: Any]) -> (Int64, Int) {
-                    ((summary["as_of_ts"] as? NSNumber)?.int64Value ?? 0,
-                     ((summary["days_28"] as? [String: Any])?["workouts"] as? Int) ?? 0)
+                    (
+                        (summary["as_of_ts"] as? NSNumber)?.int64Value ?? 0,
+                        ((summary["days_28"] as? [String: Any])?["workouts"] as? Int) ?? 0
+                    )
                 }
                 let last = try #require(actual.max { rank($0) < rank($1) })
                 var lastExpected = try #require(expected.last)
                 var lastActual = last
                 lastExpected["last_session"] = nil
                 lastActual["last_session"] = nil
-                #expect(ExpectationComparison.jsonEqual([lastActual], [lastExpected]), "\(example.name): last summary of \(person)")
+                #expect(
+                    ExpectationComparison.jsonEqual([lastActual], [lastExpected]),
+                    "\(example.name): last summary of \(person)")
             }
         }
     }

@@ -8,8 +8,12 @@ import ZoneTestSupport
 @Suite(.timeLimit(.minutes(5)))
 struct DemoTests {
     @Test func theDemoServesTheBoardOfItsClassAndFinishesEveryWorkout() throws {
-        let demo = try ZoneStreamProcess(["demo", "--members", "8", "--seconds", "120", "--tick-ms", "40", "--http-port", "0"])
-        #expect(demo.waitForOutput("The class on the gym board: http://127.0.0.1:", seconds: 60), "\(demo.output.suffix(800))")
+        let demo = try ZoneStreamProcess([
+            "demo", "--members", "8", "--seconds", "120", "--tick-ms", "40", "--http-port", "0",
+        ])
+        #expect(
+            demo.waitForOutput("The class on the gym board: http://127.0.0.1:", seconds: 60),
+            "\(demo.output.suffix(800))")
         let line = demo.output.split(separator: "\n").first { $0.contains("The class on the gym board:") } ?? ""
         let port = Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? "")
         let board = try LoopbackHTTPClient.get(port: try #require(port, "\(line)"), path: "/board")

@@ -63,14 +63,18 @@ struct DeploymentFilesTests {
         let environment = try #require(zonestream["environment"] as? [String: Any])
         #expect(environment["ZONESTREAM_KAFKA_BOOTSTRAP_SERVERS"] as? String == "kafka:9092")
         #expect(environment["ZONESTREAM_HTTP_HOST"] as? String == "0.0.0.0")
-        let known = try Self.settingKeys().map { "ZONESTREAM_" + $0.uppercased().replacingOccurrences(of: ".", with: "_") }
+        let known = try Self.settingKeys().map {
+            "ZONESTREAM_" + $0.uppercased().replacingOccurrences(of: ".", with: "_")
+        }
         for name in environment.keys { #expect(known.contains(name), "\(name) is not a setting") }
         let port = try #require(environment["ZONESTREAM_HTTP_PORT"] as? String)
         // Published on the host's loopback only, which is what makes its network trusted.
         #expect((zonestream["ports"] as? [String]) == ["127.0.0.1:\(port):\(port)"])
         #expect(environment["ZONESTREAM_HTTP_TRUSTED_NETWORK"] as? String == "true")
         let health = try #require((zonestream["healthcheck"] as? [String: Any])?["test"] as? [String])
-        #expect(health.joined(separator: " ").contains("/dev/tcp/127.0.0.1/\(port)") && health.joined().contains("GET /ready"))
+        #expect(
+            health.joined(separator: " ").contains("/dev/tcp/127.0.0.1/\(port)")
+                && health.joined().contains("GET /ready"))
 
         // Load generator: the same image, started once ZoneStream is ready, against the broker.
         let loadgen = try #require(services["loadgen"])

@@ -30,10 +30,12 @@ struct ExactlyOnceTests {
     }
 
     static func loadgen(_ broker: TestBroker, guarantee: Guarantee) throws -> ZoneStreamProcess {
-        try ZoneStreamProcess([
-            "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "60", "--session-seconds", "120",
-            "--rate", "450", "--prefix", "eos", "--check", "--check-timeout-s", "120", "--profile-settle-ms", "500",
-        ] + (guarantee == .exactlyOnce ? ["--exactly-once"] : []))
+        try ZoneStreamProcess(
+            [
+                "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "60", "--session-seconds",
+                "120",
+                "--rate", "450", "--prefix", "eos", "--check", "--check-timeout-s", "120", "--profile-settle-ms", "500",
+            ] + (guarantee == .exactlyOnce ? ["--exactly-once"] : []))
     }
 
     /// The numbers after "records read committed," etc. in the check's exactly-once line.
@@ -50,10 +52,12 @@ struct ExactlyOnceTests {
         var description: String { "\(instances) instances, \(guarantee)" }
     }
 
-    @Test(arguments: BrokerKind.noidaIfSelected, [
-        Scenario(guarantee: .exactlyOnce, instances: 2), Scenario(guarantee: .atLeastOnce, instances: 2),
-        Scenario(guarantee: .exactlyOnce, instances: 3),
-    ])
+    @Test(
+        arguments: BrokerKind.noidaIfSelected,
+        [
+            Scenario(guarantee: .exactlyOnce, instances: 2), Scenario(guarantee: .atLeastOnce, instances: 2),
+            Scenario(guarantee: .exactlyOnce, instances: 3),
+        ])
     func anInstanceKilledMidTransactionAndRestarted(on kind: BrokerKind, scenario: Scenario) throws {
         let guarantee = scenario.guarantee
         let broker = try TestBroker(kind, partitions: 6)
@@ -72,7 +76,8 @@ struct ExactlyOnceTests {
         // Started again with the same transactional id: the broker aborts the open transaction.
         instances[0] = try Self.instance(broker, guarantee: guarantee, instance: "a")
         // Recovery: until the restarted instance has restored its partitions' state.
-        #expect(instances[0].waitForOutput("partition restored", seconds: 60), "the restarted instance restored its state")
+        #expect(
+            instances[0].waitForOutput("partition restored", seconds: 60), "the restarted instance restored its state")
         let recovery = Date().timeIntervalSince(killed)
         #expect(loadgen.isRunning, "the instance was killed and restarted while traffic flowed")
         FailureTests.expectChecked(loadgen, instances)
@@ -84,7 +89,9 @@ struct ExactlyOnceTests {
             let uncommitted = Self.count("read uncommitted", in: check) ?? 0
             #expect(committed > 0 && uncommitted >= committed, "\(check)")
             #expect(!check.contains("end of the topics not reached"), "\(check)")
-            print("exactly-once after SIGKILL mid-transaction: \(check) (restored \(String(format: "%.1f", recovery)) s after the SIGKILL)")
+            print(
+                "exactly-once after SIGKILL mid-transaction: \(check) (restored \(String(format: "%.1f", recovery)) s after the SIGKILL)"
+            )
         } else {
             print("at-least-once after SIGKILL: \(check)")
         }
@@ -113,7 +120,9 @@ struct ExactlyOnceTests {
         #expect(!check.contains("missing") && !check.contains("repeats"), "\(check)")
         for (index, instance) in instances.enumerated() {
             #expect(instance.isRunning, "instance \(index) stopped: \(instance.output.suffix(1500))")
-            #expect(!instance.output.contains("Fatal error"), "instance \(index) was fenced: \(instance.output.suffix(1500))")
+            #expect(
+                !instance.output.contains("Fatal error"),
+                "instance \(index) was fenced: \(instance.output.suffix(1500))")
         }
         print("\(count) instances from identical settings, exactly-once: \(check)")
         for instance in instances {

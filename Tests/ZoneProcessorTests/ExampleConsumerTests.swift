@@ -15,7 +15,8 @@ struct ExampleConsumerTests {
         let example = try #require(try ContractExample.all().first { $0.name.hasPrefix("01_") })
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for (person, profile) in example.profiles {
-            try input.send("zone-profiles", key: person, value: Array(try JSONSerialization.data(withJSONObject: profile)))
+            try input.send(
+                "zone-profiles", key: person, value: Array(try JSONSerialization.data(withJSONObject: profile)))
         }
         try input.flush()
         let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers))
@@ -26,8 +27,10 @@ struct ExampleConsumerTests {
 
         let process = Process()
         process.executableURL = python
-        process.arguments = [SchemaValidator.root.appendingPathComponent("examples/minutes_per_zone.py").path,
-                             "--bootstrap-servers", broker.bootstrapServers, "--max-workouts", "1", "--idle-timeout", "60"]
+        process.arguments = [
+            SchemaValidator.root.appendingPathComponent("examples/minutes_per_zone.py").path,
+            "--bootstrap-servers", broker.bootstrapServers, "--max-workouts", "1", "--idle-timeout", "60",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -35,6 +38,9 @@ struct ExampleConsumerTests {
         process.waitUntilExit()
         #expect(running.stop() == nil)
         #expect(process.terminationStatus == 0)
-        #expect(printed.contains("morning-run maria heart_rate: Z1 0.0 min | Z2 0.2 min | Z3 0.2 min | Z4 0.0 min | Z5 0.0 min"), "\(printed)")
+        #expect(
+            printed.contains(
+                "morning-run maria heart_rate: Z1 0.0 min | Z2 0.2 min | Z3 0.2 min | Z4 0.0 min | Z5 0.0 min"),
+            "\(printed)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
 import ZoneTestSupport
 
 /// Failures with real processes on each test broker: instances killed and added under load,
@@ -11,12 +11,15 @@ import ZoneTestSupport
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct FailureTests {
     /// Traffic for about `seconds` real seconds at `rate` records/s, checked at the end.
-    static func loadgen(bootstrap: String, prefix: String, members: Int = 60, sessionSeconds: Int = 120, rate: Int) throws
+    static func loadgen(bootstrap: String, prefix: String, members: Int = 60, sessionSeconds: Int = 120, rate: Int)
+        throws
         -> ZoneStreamProcess
     {
         try ZoneStreamProcess([
-            "loadgen", "--bootstrap-servers", bootstrap, "--members", "\(members)", "--session-seconds", "\(sessionSeconds)",
-            "--rate", "\(rate)", "--prefix", prefix, "--check", "--check-timeout-s", "120", "--profile-settle-ms", "500",
+            "loadgen", "--bootstrap-servers", bootstrap, "--members", "\(members)", "--session-seconds",
+            "\(sessionSeconds)",
+            "--rate", "\(rate)", "--prefix", prefix, "--check", "--check-timeout-s", "120", "--profile-settle-ms",
+            "500",
         ])
     }
 
@@ -54,7 +57,8 @@ struct FailureTests {
         let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
-        var processors = try (0..<3).map { _ in try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover") }
+        var processors = try (0..<3).map { _ in try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover")
+        }
         for processor in processors { #expect(processor.waitForOutput("partitions assigned", seconds: 30)) }
         let collector = try OutputCollector(bootstrap: bootstrap, topics: ["zone-changes"])
         defer { collector.stop() }
@@ -65,12 +69,16 @@ struct FailureTests {
         // Mid-stream: outputs are flowing (the victim has applied and written state).
         #expect(processors[1].waitForOutput("partitions assigned", seconds: 5))
         Self.waitForFlow(collector, zoneChanges: 200)
-        func restores() -> Int { [0, 2].reduce(0) { $0 + processors[$1].output.components(separatedBy: "partition restored").count } }
+        func restores() -> Int {
+            [0, 2].reduce(0) { $0 + processors[$1].output.components(separatedBy: "partition restored").count }
+        }
         let restoresBefore = restores()
         let killed = Date()
         #expect(processors[1].signal(SIGKILL), "SIGKILL")
         // Recovery: until a survivor has restored the victim's partitions and goes on with them.
-        while restores() == restoresBefore && Date().timeIntervalSince(killed) < 30 { Thread.sleep(forTimeInterval: 0.05) }
+        while restores() == restoresBefore && Date().timeIntervalSince(killed) < 30 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         let recovery = Date().timeIntervalSince(killed)
         #expect(restores() > restoresBefore, "a survivor took over the killed instance's partitions")
         print(String(format: "recovery after SIGKILL: %.1f s (session.timeout.ms 6000)", recovery))

@@ -1,5 +1,6 @@
 import Testing
 import ZoneEngine
+
 @testable import ZoneProcessor
 
 /// The group table keeps the sessions of partitions other instances own: those a worker of

@@ -13,7 +13,8 @@ struct GroupLiveViewTests {
     static let members = 24
 
     static func liveSession(_ port: Int, _ id: String) -> [String: Any]? {
-        guard let response = try? LoopbackHTTPClient.get(port: port, path: "/sessions/\(id)"), response.status == 200 else { return nil }
+        guard let response = try? LoopbackHTTPClient.get(port: port, path: "/sessions/\(id)"), response.status == 200
+        else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
     }
 
@@ -40,7 +41,8 @@ struct GroupLiveViewTests {
         // Long sessions at a steady pace, so they stay live through the test.
         let loadgen = try ZoneStreamProcess([
             "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "\(Self.members)",
-            "--session-seconds", "3600", "--rate", "300", "--seed", "5"])
+            "--session-seconds", "3600", "--rate", "300", "--seed", "5",
+        ])
         defer { _ = loadgen.signal(SIGKILL, waitSeconds: 10) }
         let ids = (0..<Self.members).map { "lg0-\($0)" }
         let notAnswered = Self.missing(ports: ports, ids: ids, seconds: 60)
@@ -61,9 +63,10 @@ struct GroupLiveViewTests {
         // SIGKILL one instance: the others still answer for its sessions at once, and the
         // sessions' state moves on once their partitions are restored by the survivors.
         let survivors = Array(ports.dropFirst())
-        let before = Dictionary(uniqueKeysWithValues: ids.compactMap { id in
-            Self.liveSession(survivors[0], id).flatMap { $0["latest_ts"] as? Int }.map { (id, $0) }
-        })
+        let before = Dictionary(
+            uniqueKeysWithValues: ids.compactMap { id in
+                Self.liveSession(survivors[0], id).flatMap { $0["latest_ts"] as? Int }.map { (id, $0) }
+            })
         #expect(instances[0].signal(SIGKILL, waitSeconds: 10))
         #expect(Self.missing(ports: survivors, ids: ids, seconds: 5).isEmpty)
         let deadline = Date().addingTimeInterval(60)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ZoneProcessor
 
 /// The heap trimmer calls its trim every interval on a thread of its own, not at all with an

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import ZoneBench
 import ZoneEngine
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
-import ZoneBench
 
 /// The hostile corpus through Kafka: every bad record reaches `zonestream-dlq` with its reason
 /// and offset while the good records around it on the same partition keep flowing; the
@@ -17,7 +17,8 @@ struct HostileInputTests {
         var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "hostile")
         configuration.maxLiveSessions = 2
         let running = try RunningProcessor(configuration: configuration)
-        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq"])
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         let session = HostileCorpus.session
@@ -30,16 +31,27 @@ struct HostileInputTests {
             if let reason { expected[offset] = reason }
             offset += 1
         }
-        for (_, value) in HostileCorpus.invalidZones(session: session) { try send(Array(session.utf8), value, .invalidZones) }
+        for (_, value) in HostileCorpus.invalidZones(session: session) {
+            try send(Array(session.utf8), value, .invalidZones)
+        }
         let corpus = HostileCorpus.entries
         for (index, entry) in corpus.enumerated() {
             try send(entry.key, entry.value, entry.reason)
             let ts = 1000 + (index + 1) * 1000
-            try send(Array(session.utf8), Array("{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":120}".utf8), nil)
+            try send(
+                Array(session.utf8),
+                Array(
+                    "{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":\(ts),\"quantity\":\"heart_rate\",\"value\":120}"
+                        .utf8), nil)
         }
-        try send(Array(session.utf8), Array("{\"type\":\"session_end\",\"session\":\"\(session)\",\"ts\":\((corpus.count + 2) * 1000)}".utf8), nil)
+        try send(
+            Array(session.utf8),
+            Array("{\"type\":\"session_end\",\"session\":\"\(session)\",\"ts\":\((corpus.count + 2) * 1000)}".utf8), nil
+        )
         for (index, id) in ["cap-1", "cap-2", "cap-3", "cap-4"].enumerated() {
-            try send(Array(id.utf8), Array("{\"type\":\"session_start\",\"session\":\"\(id)\",\"ts\":1000}".utf8), index >= 2 ? .sessionLimit : nil)
+            try send(
+                Array(id.utf8), Array("{\"type\":\"session_start\",\"session\":\"\(id)\",\"ts\":1000}".utf8),
+                index >= 2 ? .sessionLimit : nil)
         }
         try input.flush()
 

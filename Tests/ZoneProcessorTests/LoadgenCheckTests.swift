@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
 import ZoneTestSupport
 
 /// `zonestream loadgen --check` against each test broker and a processor process: every
@@ -33,7 +33,8 @@ struct LoadgenDaysTests {
         #expect((0..<6).map(schedule.day(ofClass:)) == [0, 0, 1, 1, 2, 2])
         #expect(schedule.startMs(ofClass: 1) == 360_000)
         #expect(schedule.startMs(ofClass: 2) == ClassSchedule.dayMs)
-        #expect(ClassSchedule.defaultStart(days: 3, nowMs: 3 * ClassSchedule.dayMs + 1_234) == ClassSchedule.dayMs + 1_000)
+        #expect(
+            ClassSchedule.defaultStart(days: 3, nowMs: 3 * ClassSchedule.dayMs + 1_234) == ClassSchedule.dayMs + 1_000)
     }
 
     @Test(arguments: BrokerKind.selected)

@@ -20,7 +20,8 @@ struct ObservabilityFilesTests {
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             guard let range = Range(match.range, in: text) else { continue }
             var name = String(text[range])
-            for suffix in ["_bucket", "_count", "_sum"] where name.hasSuffix(suffix) && name != "zonestream_records_in_total" {
+            for suffix in ["_bucket", "_count", "_sum"]
+            where name.hasSuffix(suffix) && name != "zonestream_records_in_total" {
                 name.removeLast(suffix.count)
             }
             names.insert(name)
@@ -29,24 +30,30 @@ struct ObservabilityFilesTests {
     }
 
     @Test func everyMetricTheDashboardAndAlertsUseIsExported() throws {
-        let dashboard = try String(contentsOf: Self.root.appendingPathComponent("docs/grafana/zonestream.json"), encoding: .utf8)
+        let dashboard = try String(
+            contentsOf: Self.root.appendingPathComponent("docs/grafana/zonestream.json"), encoding: .utf8)
         _ = try JSONSerialization.jsonObject(with: Data(dashboard.utf8))
-        let rules = try String(contentsOf: Self.root.appendingPathComponent("docs/prometheus/alerts.yml"), encoding: .utf8)
+        let rules = try String(
+            contentsOf: Self.root.appendingPathComponent("docs/prometheus/alerts.yml"), encoding: .utf8)
         let used = try Self.metricNames(in: dashboard).union(try Self.metricNames(in: rules))
         #expect(used.count >= 15, "\(used.sorted())")
 
         let broker = try BrokerProcess(partitions: 4)
         defer { broker.stop() }
         let process = try ZoneStreamProcess.processor(
-            bootstrap: broker.bootstrapServers, group: "observability", extra: ["--set", "metrics.statistics_interval_ms=500"])
+            bootstrap: broker.bootstrapServers, group: "observability",
+            extra: ["--set", "metrics.statistics_interval_ms=500"])
         defer { _ = process.signal(SIGKILL, waitSeconds: 10) }
         let port = try #require(process.httpPort(), "\(process.output.suffix(2000))")
         // Some traffic on every partition: librdkafka reports a partition's lag once it has fetched.
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for index in 0..<40 {
             let session = "observed-\(index)"
-            try input.send("workout-events", key: session, value: Array(
-                #"{"type":"sample","session":"\#(session)","ts":1717200000000,"quantity":"heart_rate","value":120}"#.utf8))
+            try input.send(
+                "workout-events", key: session,
+                value: Array(
+                    #"{"type":"sample","session":"\#(session)","ts":1717200000000,"quantity":"heart_rate","value":120}"#
+                        .utf8))
         }
         try input.flush()
         // Consumer lag appears with the first statistics after the partitions are assigned.
@@ -55,7 +62,10 @@ struct ObservabilityFilesTests {
         repeat {
             Thread.sleep(forTimeInterval: 0.5)
             let body = (try? LoopbackHTTPClient.get(port: port, path: "/metrics").body) ?? ""
-            exported = Set(body.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) })
+            exported = Set(
+                body.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.compactMap {
+                    $0.split(separator: " ").dropFirst(2).first.map(String.init)
+                })
         } while !used.isSubset(of: exported) && Date() < deadline
         #expect(used.subtracting(exported).isEmpty, "used but not exported: \(used.subtracting(exported).sorted())")
         let body = try LoopbackHTTPClient.get(port: port, path: "/metrics").body
@@ -64,14 +74,18 @@ struct ObservabilityFilesTests {
     }
 
     @Test func promtoolAcceptsTheAlertRules() throws {
-        let (status, output) = try ChildProcess.run("/usr/bin/promtool", ["check", "rules", Self.root.appendingPathComponent("docs/prometheus/alerts.yml").path])
+        let (status, output) = try ChildProcess.run(
+            "/usr/bin/promtool",
+            ["check", "rules", Self.root.appendingPathComponent("docs/prometheus/alerts.yml").path])
         #expect(status == 0 && output.contains("SUCCESS"), "\(output)")
     }
 
     @Test func systemdAcceptsTheUnit() throws {
         // The unit names /usr/local/bin/zonestream; verify it against the binary just built.
-        let unit = try String(contentsOf: Self.root.appendingPathComponent("deploy/systemd/zonestream.service"), encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/zonestream", with: BrokerProcess.executable.path)
+        let unit = try String(
+            contentsOf: Self.root.appendingPathComponent("deploy/systemd/zonestream.service"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "/usr/local/bin/zonestream", with: BrokerProcess.executable.path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -82,7 +96,8 @@ struct ObservabilityFilesTests {
     }
 
     @Test func kubernetesManifestsProbeScrapeAndLimit() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("deploy/kubernetes/zonestream.yaml"), encoding: .utf8)
+        let text = try String(
+            contentsOf: Self.root.appendingPathComponent("deploy/kubernetes/zonestream.yaml"), encoding: .utf8)
         let documents = try Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }
         let kinds = documents.compactMap { $0["kind"] as? String }
         #expect(kinds == ["ConfigMap", "Secret", "Deployment", "Service"])
@@ -99,7 +114,8 @@ struct ObservabilityFilesTests {
         let environment = container["env"] as? [[String: Any]] ?? []
         let token = environment.first { $0["name"] as? String == "ZONESTREAM_HTTP_TOKEN" }
         let secretReference = (token?["valueFrom"] as? [String: Any])?["secretKeyRef"] as? [String: Any]
-        #expect(secretReference?["name"] as? String == "zonestream-http" && secretReference?["key"] as? String == "token")
+        #expect(
+            secretReference?["name"] as? String == "zonestream-http" && secretReference?["key"] as? String == "token")
         let limits = (container["resources"] as? [String: Any])?["limits"] as? [String: Any]
         #expect(limits?["memory"] as? String == "1Gi")
         // The ConfigMap's settings file uses only settings ZoneStream knows.

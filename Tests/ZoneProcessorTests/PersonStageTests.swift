@@ -8,23 +8,31 @@ import ZoneTestSupport
 /// with its reason while the partition goes on.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct PersonStageTests {
-    static let good = #"{"schema":1,"type":"person_workout","person":"pia","session":"pia-1","start_ts":1717200000000,"end_ts":1717200600000,"duration_ms":600000,"points_tenths":125,"calories_kcal":80,"kilojoules_tenths":0}"#
+    static let good =
+        #"{"schema":1,"type":"person_workout","person":"pia","session":"pia-1","start_ts":1717200000000,"end_ts":1717200600000,"duration_ms":600000,"points_tenths":125,"calories_kcal":80,"kilojoules_tenths":0}"#
 
     @Test(arguments: BrokerKind.selected)
     func handWrittenRecordsOnTheRepartitionTopicAreCountedOrDeadLettered(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
         let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "people"))
-        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["person-summaries", "zonestream-dlq"])
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["person-summaries", "zonestream-dlq"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         let topic = "zonestream-person-workouts"
         let bad: [(key: String, value: String, reason: String)] = [
             ("pia", "{not json", "malformed_json"),
             ("pia", #"{"schema":1,"type":"person_workout","person":"pia","session":"pia-2"}"#, "missing_field"),
-            ("pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":"long""#), "bad_type"),
+            (
+                "pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":"long""#),
+                "bad_type"
+            ),
             ("someone-else", Self.good, "key_mismatch"),
-            ("pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":5"#), "out_of_range"),
+            (
+                "pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":5"#),
+                "out_of_range"
+            ),
         ]
         for record in bad { try input.send(topic, key: record.key, value: Array(record.value.utf8)) }
         try input.send(topic, key: "pia", value: Array(Self.good.utf8))
@@ -43,7 +51,8 @@ struct PersonStageTests {
         #expect(letters.allSatisfy { $0["topic"] as? String == topic })
         let summaries = collector.records("person-summaries")
         #expect(summaries.count == 1, "the same workout twice is counted once")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data((summaries.first?.value ?? "").utf8)) as? [String: Any])
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data((summaries.first?.value ?? "").utf8)) as? [String: Any])
         #expect(summary["person"] as? String == "pia")
         #expect((summary["days_7"] as? [String: Any])?["points"] as? Double == 12.5)
         #expect((summary["days_7"] as? [String: Any])?["calories_kcal"] as? Int == 80)

@@ -1,13 +1,13 @@
 import Foundation
+import Synchronization
 import Testing
+import ZoneBench
 import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
-import ZoneBench
-import Synchronization
 
 /// The processor's behaviour on the test brokers: dead letters while the partition keeps
 /// flowing, idle timeout on the wall clock, and a rebalance between two instances.
@@ -22,7 +22,8 @@ struct ProcessorBehaviourTests {
         let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
         let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "dlq"))
-        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq"])
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         let s = "dlq-session"
@@ -41,17 +42,25 @@ struct ProcessorBehaviourTests {
         for (key, value, _) in bad { try input.send("workout-events", key: key, value: value) }
         // Engine-level reasons, then a good session on the same partition.
         let good: [([UInt8], String?)] = [
-            (Self.event(s, 1000, #""type":"session_start","zones":{"heart_rate":{"boundaries":[100,50]}}"#), "invalid_zones"),
+            (
+                Self.event(s, 1000, #""type":"session_start","zones":{"heart_rate":{"boundaries":[100,50]}}"#),
+                "invalid_zones"
+            ),
             (Self.event(s, 1000, #""type":"sample","quantity":"heart_rate","value":120"#), nil),
             (Self.event(s, 500, #""type":"pause""#), "invalid_transition"),
-            (Self.event(s, 2000, #""type":"session_start","zones":{"heart_rate":{"boundaries":[100,150]}}"#), "zones_after_collection_began"),
+            (
+                Self.event(s, 2000, #""type":"session_start","zones":{"heart_rate":{"boundaries":[100,150]}}"#),
+                "zones_after_collection_began"
+            ),
             (Self.event(s, 5000, #""type":"session_end""#), nil),
             (Self.event(s, 6000, #""type":"sample","quantity":"heart_rate","value":120"#), "session_finished"),
         ]
         for (value, _) in good { try input.send("workout-events", key: s, value: value) }
         try input.flush()
         let wantedReasons = bad.map(\.2) + good.compactMap(\.1)
-        let arrived = collector.wait { $0.records("zonestream-dlq").count >= wantedReasons.count && $0.records("workouts-finished").count >= 1 }
+        let arrived = collector.wait {
+            $0.records("zonestream-dlq").count >= wantedReasons.count && $0.records("workouts-finished").count >= 1
+        }
         #expect(running.stop() == nil)
         #expect(arrived)
         let reasons = collector.records("zonestream-dlq").compactMap {
@@ -72,8 +81,12 @@ struct ProcessorBehaviourTests {
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
-        try input.send("workout-events", key: "idle-1", value: Self.event("idle-1", 1000, #""type":"sample","quantity":"heart_rate","value":100"#))
-        try input.send("workout-events", key: "idle-1", value: Self.event("idle-1", 4000, #""type":"sample","quantity":"heart_rate","value":120"#))
+        try input.send(
+            "workout-events", key: "idle-1",
+            value: Self.event("idle-1", 1000, #""type":"sample","quantity":"heart_rate","value":100"#))
+        try input.send(
+            "workout-events", key: "idle-1",
+            value: Self.event("idle-1", 4000, #""type":"sample","quantity":"heart_rate","value":120"#))
         try input.flush()
         let finished = collector.wait(seconds: 20) { !$0.records("workouts-finished").isEmpty }
         #expect(running.stop() == nil)
@@ -85,7 +98,9 @@ struct ProcessorBehaviourTests {
     }
 
     /// Sessions of random heart-rate samples, and what the engine says they finish as.
-    static func sessions(prefix: String, count: Int, seed: UInt64) -> (records: [(String, [UInt8])], expected: [String: WorkoutSummary]) {
+    static func sessions(prefix: String, count: Int, seed: UInt64) -> (
+        records: [(String, [UInt8])], expected: [String: WorkoutSummary]
+    ) {
         var random = SplitMix64(seed: seed)
         var records: [(String, [UInt8])] = []
         var store = SessionStore()
@@ -95,7 +110,10 @@ struct ProcessorBehaviourTests {
             let id = "\(prefix)-\(index)"
             var values: [[UInt8]] = [event(id, 0, #""type":"session_start","activity":"cycling""#)]
             for second in 1...20 {
-                values.append(event(id, Int64(second) * 1000, "\"type\":\"sample\",\"quantity\":\"heart_rate\",\"value\":\(80 + Int(random.next() % 100))"))
+                values.append(
+                    event(
+                        id, Int64(second) * 1000,
+                        "\"type\":\"sample\",\"quantity\":\"heart_rate\",\"value\":\(80 + Int(random.next() % 100))"))
             }
             values.append(event(id, 21_000, #""type":"session_end""#))
             for value in values {
@@ -115,13 +133,15 @@ struct ProcessorBehaviourTests {
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
-        let first = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "shared", workers: 1))
+        let first = try RunningProcessor(
+            configuration: .forTest(bootstrap: broker.bootstrapServers, group: "shared", workers: 1))
         let before = Self.sessions(prefix: "before", count: 12, seed: 1)
         for (key, value) in before.records { try input.send("workout-events", key: key, value: value) }
         try input.flush()
         #expect(collector.wait { $0.records("workouts-finished").count >= 12 })
 
-        let second = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "shared", workers: 1))
+        let second = try RunningProcessor(
+            configuration: .forTest(bootstrap: broker.bootstrapServers, group: "shared", workers: 1))
         // The first instance gives up partitions at the rebalance; wait until both hold some.
         let deadline = Date().addingTimeInterval(30)
         while first.processor.metrics.rebalances.load(ordering: .relaxed) < 3 && Date() < deadline {

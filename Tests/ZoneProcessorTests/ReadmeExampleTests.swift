@@ -15,14 +15,16 @@ struct ReadmeExampleTests {
     }
 
     static var readme: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("README.md")
     }
 
     /// The code block after each `<!-- example inputs -->` and `<!-- example output TOPIC -->`
     /// marker; an input line is `topic key value`, an output line one record's value.
     static func example() throws -> Example {
-        let lines = try String(contentsOf: readme, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: readme, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         var example = Example()
         var index = 0
         while index < lines.count {
@@ -40,7 +42,8 @@ struct ReadmeExampleTests {
             if words.count == 2 && words[1] == "inputs" {
                 for entry in block where !entry.isEmpty {
                     let parts = entry.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-                    example.inputs.append((String(parts[0]), String(parts[1]), String(parts[2]).trimmingCharacters(in: .whitespaces)))
+                    example.inputs.append(
+                        (String(parts[0]), String(parts[1]), String(parts[2]).trimmingCharacters(in: .whitespaces)))
                 }
             } else if words.count == 3 && words[1] == "output" {
                 example.outputs[words[2], default: []] += block.filter { !$0.isEmpty }

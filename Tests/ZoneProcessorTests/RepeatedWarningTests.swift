@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import Testing
+
 @testable import ZoneProcessor
 
 /// A burst of the same warning is one line per interval, with the count of the others.
@@ -22,7 +23,9 @@ import Testing
         let lines = Lines()
         let logger = Logger(label: "test") { _ in lines }
         var warning = RepeatedWarning("commit failed; will retry", intervalMs: 10_000)
-        for millisecond in 0..<50 { warning.log(to: logger, metadata: ["error": "rebalancing"], nowMs: Int64(millisecond)) }
+        for millisecond in 0..<50 {
+            warning.log(to: logger, metadata: ["error": "rebalancing"], nowMs: Int64(millisecond))
+        }
         #expect(lines.lines.withLockedValue { $0.count } == 1)
         warning.log(to: logger, metadata: ["error": "rebalancing"], nowMs: 10_000)
         let logged = lines.lines.withLockedValue { $0 }

@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import Testing
-import ZoneKafka
-@testable import ZoneProcessor
 import ZoneBench
+import ZoneKafka
+
+@testable import ZoneProcessor
 
 /// A restore outlives a broker that does not answer for a while: the changelog's watermarks
 /// are asked again until the restore's own deadline, instead of stopping the processor after
@@ -20,7 +21,8 @@ struct RestoreRetryTests {
         let started = Date()
         let thread = Thread {
             do {
-                let restorer = try ChangelogRestorer(configuration: configuration, logger: Logger(label: "restore-retry-test"))
+                let restorer = try ChangelogRestorer(
+                    configuration: configuration, logger: Logger(label: "restore-retry-test"))
                 let restored = try restorer.restore(partition: 0, timeoutMs: 60_000)
                 outcome.withLockedValue { $0 = "restored \(restored.sessions.count) sessions" }
             } catch {
@@ -29,7 +31,9 @@ struct RestoreRetryTests {
         }
         thread.start()
         // Longer than one watermark query's 5 s timeout, then the broker answers again.
-        while Date().timeIntervalSince(started) < 7 && outcome.withLockedValue({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.1) }
+        while Date().timeIntervalSince(started) < 7 && outcome.withLockedValue({ $0 }) == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         #expect(outcome.withLockedValue { $0 } == nil, "the restore ended while the broker was down")
         #expect(broker.control("up 1"))
         let deadline = Date().addingTimeInterval(60)

@@ -73,6 +73,7 @@ import ZoneTestSupport
         try Data(session.snapshot()).write(to: Self.directory.appendingPathComponent("\(name)-session.bin"))
         let ended = h.end(at: 80)
         let summary = try #require(ended)
-        try Data(OutputEncoder.workoutFinished(summary)).write(to: Self.directory.appendingPathComponent("\(name)-session.finished.json"))
+        try Data(OutputEncoder.workoutFinished(summary)).write(
+            to: Self.directory.appendingPathComponent("\(name)-session.finished.json"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ZoneCodecs
 import ZoneEngine
@@ -6,7 +7,6 @@ import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
-import Synchronization
 
 /// Session state follows its partition through the changelog topic.
 @Suite(.serialized, .timeLimit(.minutes(10)))
@@ -41,14 +41,16 @@ struct StateRestoreTests {
     func aSessionMovedMidWorkoutFinishesAsIfItNeverMoved(on kind: BrokerKind, commitsLost: Bool) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-changelog"])
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-changelog"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         let group = "restore-\(commitsLost)"
         let sessions = ProcessorBehaviourTests.sessions(prefix: "moved", count: 16, seed: 7)
         let (first, second) = Self.halves(sessions.records)
 
-        let before = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: group, workers: 2))
+        let before = try RunningProcessor(
+            configuration: .forTest(bootstrap: broker.bootstrapServers, group: group, workers: 2))
         for (key, value) in first { try input.send("workout-events", key: key, value: value) }
         try input.flush()
         #expect(collector.wait { $0.records("zonestream-changelog").count >= 16 })
@@ -57,7 +59,8 @@ struct StateRestoreTests {
         // Lost commits: a group with no committed offsets reads every record again, and must
         // skip what the restored state already holds (docs/contract.md: a replay changes nothing).
         let afterGroup = commitsLost ? group + "-fresh" : group
-        let after = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: afterGroup, workers: 2))
+        let after = try RunningProcessor(
+            configuration: .forTest(bootstrap: broker.bootstrapServers, group: afterGroup, workers: 2))
         for (key, value) in second { try input.send("workout-events", key: key, value: value) }
         try input.flush()
         #expect(collector.wait { $0.records("workouts-finished").count >= 16 })

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
+import ZoneBench
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
-import ZoneBench
-import Synchronization
 import ZoneTestSupport
 
 /// The exactly-once API flow on the embedded broker: begin, produce, send offsets, commit,
@@ -37,7 +37,8 @@ struct TransactionFlowTests {
         try first.beginTransaction()
         let tracker = DeliveryTracker()
         for index in 0..<3 {
-            try first.produce(topic: "zone-changes", key: Array("k\(index)".utf8), value: Array("v\(index)".utf8), tracker: tracker)
+            try first.produce(
+                topic: "zone-changes", key: Array("k\(index)".utf8), value: Array("v\(index)".utf8), tracker: tracker)
         }
         try first.sendOffsetsToTransaction(
             [TopicPartition(topic: "workout-events", partition: 0, offset: 42)], consumer: consumer)
@@ -75,7 +76,8 @@ struct TransactionFlowTests {
     @Test func exactlyOnceModeRunsAndHandsOverOnTheMock() throws {
         let broker = try BrokerProcess(partitions: 4)
         defer { broker.stop() }
-        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-changelog"])
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-changelog"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "eos")

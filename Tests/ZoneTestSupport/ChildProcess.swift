@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs a program other than `zonestream` to its end (a checker, a script) for a test.
 public enum ChildProcess {

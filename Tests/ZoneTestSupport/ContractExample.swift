@@ -86,7 +86,9 @@ public struct ContractExample: @unchecked Sendable {
         var seen: Set<String> = []
         return examples.map { example in
             var renames: [String: String] = [:]
-            for person in example.profiles.keys where seen.contains(person) { renames[person] = "\(person)~\(example.name)" }
+            for person in example.profiles.keys where seen.contains(person) {
+                renames[person] = "\(person)~\(example.name)"
+            }
             seen.formUnion(example.profiles.keys.map { renames[$0] ?? $0 })
             return renames.isEmpty ? example : example.renamingPersons(renames)
         }

@@ -27,8 +27,10 @@ public struct EngineHarness {
         store.handle(event, wallMs: wallMs, profiles: { [profiles] in profiles[$0] }, sink: &sink)
     }
 
-    public mutating func start(at seconds: Double = 0, person: String? = nil, activity: String? = nil,
-                               zones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil)) {
+    public mutating func start(
+        at seconds: Double = 0, person: String? = nil, activity: String? = nil,
+        zones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil)
+    ) {
         send(.sessionStart(SessionStartRequest(person: person, activity: activity, zones: zones)), at: seconds)
     }
 

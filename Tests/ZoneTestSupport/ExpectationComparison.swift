@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ZoneEngine
 import ZoneSimulation
 
@@ -11,7 +11,9 @@ public enum ExpectationComparison {
     ) -> [String] {
         var out: [String] = []
         func check(_ field: String, _ actual: Any?, _ wanted: Any?) {
-            if !jsonEqual(actual, wanted) { out.append("\(field): got \(String(describing: actual)), want \(String(describing: wanted))") }
+            if !jsonEqual(actual, wanted) {
+                out.append("\(field): got \(String(describing: actual)), want \(String(describing: wanted))")
+            }
         }
         check("event_id", "\(session)/\(change.quantity.name)/\(change.timestamp)", expected["event_id"])
         check("session", session, expected["session"])
@@ -28,7 +30,9 @@ public enum ExpectationComparison {
     public static func differences(_ summary: WorkoutSummary, expected: [String: Any]) -> [String] {
         var out: [String] = []
         func check(_ field: String, _ actual: Any?, _ wanted: Any?) {
-            if !jsonEqual(actual, wanted) { out.append("\(field): got \(String(describing: actual)), want \(String(describing: wanted))") }
+            if !jsonEqual(actual, wanted) {
+                out.append("\(field): got \(String(describing: actual)), want \(String(describing: wanted))")
+            }
         }
         check("session", summary.session, expected["session"])
         check("person", summary.person, expected["person"])
@@ -49,9 +53,10 @@ public enum ExpectationComparison {
             }, expected["activities"])
         var statistics: [String: Any] = [:]
         for entry in summary.statistics {
-            statistics[entry.quantity.name] = [
-                "min": entry.minimum, "max": entry.maximum, "avg": entry.average, "samples": entry.samples,
-            ] as [String: Any]
+            statistics[entry.quantity.name] =
+                [
+                    "min": entry.minimum, "max": entry.maximum, "avg": entry.average, "samples": entry.samples,
+                ] as [String: Any]
         }
         check("statistics", statistics, expected["statistics"])
         var untracked: [String: Any] = [:]
@@ -63,7 +68,9 @@ public enum ExpectationComparison {
                 "paused_samples": summary.pausedSamples, "untracked_ms": untracked,
             ] as [String: Any], expected["quality"])
         if summary.normalizedZoneGroups != nil || expected["normalized_zone_groups"] != nil {
-            check("normalized_zone_groups", groupsObject(summary.normalizedZoneGroups ?? []), expected["normalized_zone_groups"])
+            check(
+                "normalized_zone_groups", groupsObject(summary.normalizedZoneGroups ?? []),
+                expected["normalized_zone_groups"])
         }
         return out
     }
@@ -76,7 +83,10 @@ public enum ExpectationComparison {
     }
 
     static func configurationObject(_ configuration: ZoneConfiguration) -> [String: Any] {
-        ["source": configuration.source.rawValue, "unit": configuration.unit, "boundaries": configuration.boundaries.values]
+        [
+            "source": configuration.source.rawValue, "unit": configuration.unit,
+            "boundaries": configuration.boundaries.values,
+        ]
     }
 
     static func durationObjects(_ durations: ZoneDurations, _ configuration: ZoneConfiguration) -> [[String: Any]] {
@@ -90,10 +100,11 @@ public enum ExpectationComparison {
     static func groupsObject(_ groups: [WorkoutSummary.ZoneGroup]) -> [String: Any] {
         var object: [String: Any] = [:]
         for group in groups {
-            object[group.configuration.quantity.name] = [
-                "configuration": configurationObject(group.configuration),
-                "zone_durations": durationObjects(group.durations, group.configuration),
-            ] as [String: Any]
+            object[group.configuration.quantity.name] =
+                [
+                    "configuration": configurationObject(group.configuration),
+                    "zone_durations": durationObjects(group.durations, group.configuration),
+                ] as [String: Any]
         }
         return object
     }

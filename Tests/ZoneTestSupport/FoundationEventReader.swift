@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ZoneEngine
 
 /// Turns well-formed example events and profiles into engine values with Foundation's JSON

@@ -17,7 +17,9 @@ public enum HostileCorpus {
         "{\"type\":\"sample\",\"session\":\"\(session)\",\"ts\":1717200000000,\(fields)}"
     }
 
-    static func entry(_ name: String, _ value: String, _ reason: DeadLetterReason, key: String? = HostileCorpus.session) -> Entry {
+    static func entry(_ name: String, _ value: String, _ reason: DeadLetterReason, key: String? = HostileCorpus.session)
+        -> Entry
+    {
         Entry(name: name, key: key.map { Array($0.utf8) }, value: Array(value.utf8), reason: reason)
     }
 
@@ -44,12 +46,16 @@ public enum HostileCorpus {
             entry("nan lower case", sample(#""quantity":"heart_rate","value":nan"#), .malformedJSON),
             entry("escaped NUL", sample(#""quantity":"heart_rate","value":120,"person":"a\u0000b""#), .malformedJSON),
             // Numbers too large for a double or Int64 are out of range, as 1e400 is (docs/contract.md).
-            entry("huge integer literal", sample(#""quantity":"heart_rate","value":99999999999999999999999999"#), .outOfRange),
+            entry(
+                "huge integer literal", sample(#""quantity":"heart_rate","value":99999999999999999999999999"#),
+                .outOfRange),
             entry("comment", "/* */" + sample(#""quantity":"heart_rate","value":120"#), .malformedJSON),
         ]
         // Invalid UTF-8 inside a string.
-        for (name, bad) in [("lone continuation", [0x80]), ("bad lead", [0xFF]), ("overlong", [0xC0, 0xAF]),
-                            ("surrogate", [0xED, 0xA0, 0x80]), ("truncated sequence", [0xE2, 0x82])] as [(String, [UInt8])] {
+        for (name, bad) in [
+            ("lone continuation", [0x80]), ("bad lead", [0xFF]), ("overlong", [0xC0, 0xAF]),
+            ("surrogate", [0xED, 0xA0, 0x80]), ("truncated sequence", [0xE2, 0x82]),
+        ] as [(String, [UInt8])] {
             var bytes = Array(#"{"type":"sample","session":"hos"#.utf8)
             bytes += bad
             bytes += Array(#"tile","ts":1,"quantity":"heart_rate","value":120}"#.utf8)
@@ -57,10 +63,12 @@ public enum HostileCorpus {
         }
         // Deep nesting in an unknown field, past jansson's depth limit (2048).
         let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
-        entries.append(entry("nesting 5000 deep", sample(#""quantity":"heart_rate","value":120,"extra":"# + deep), .malformedJSON))
+        entries.append(
+            entry("nesting 5000 deep", sample(#""quantity":"heart_rate","value":120,"extra":"# + deep), .malformedJSON))
         // A 1 MB value.
         let megabyte = String(repeating: "x", count: 1 << 20)
-        entries.append(entry("1 MB string", sample(#""quantity":"heart_rate","value":120,"note":""# + megabyte + "\""), .tooLarge))
+        entries.append(
+            entry("1 MB string", sample(#""quantity":"heart_rate","value":120,"note":""# + megabyte + "\""), .tooLarge))
         entries.append(entry("1 MB of spaces", String(repeating: " ", count: 1 << 20), .tooLarge))
         entries += [
             entry("no type", #"{"session":"hostile","ts":1}"#, .missingField),
@@ -74,13 +82,22 @@ public enum HostileCorpus {
             entry("value is a boolean", sample(#""quantity":"heart_rate","value":true"#), .badType),
             entry("value is an object", sample(#""quantity":"heart_rate","value":{"v":1}"#), .badType),
             entry("unknown quantity", sample(#""quantity":"speed","value":3"#), .badType),
-            entry("series of strings", #"{"type":"sample_series","session":"hostile","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":["a"]}"#, .badType),
+            entry(
+                "series of strings",
+                #"{"type":"sample_series","session":"hostile","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":["a"]}"#,
+                .badType),
             entry("type upper case", #"{"type":"SAMPLE","session":"hostile","ts":1}"#, .unknownType),
             entry("type empty", #"{"type":"","session":"hostile","ts":1}"#, .unknownType),
             entry("type unknown", #"{"type":"teleport","session":"hostile","ts":1}"#, .unknownType),
             entry("session empty", #"{"type":"pause","session":"","ts":1}"#, .invalidSession, key: nil),
-            entry("a session id of 129 bytes", "{\"type\":\"pause\",\"session\":\"\(String(repeating: "s", count: 129))\",\"ts\":1}", .invalidSession, key: nil),
-            entry("a session id of 43 euro signs (129 bytes)", "{\"type\":\"pause\",\"session\":\"\(String(repeating: "€", count: 43))\",\"ts\":1}", .invalidSession, key: nil),
+            entry(
+                "a session id of 129 bytes",
+                "{\"type\":\"pause\",\"session\":\"\(String(repeating: "s", count: 129))\",\"ts\":1}", .invalidSession,
+                key: nil),
+            entry(
+                "a session id of 43 euro signs (129 bytes)",
+                "{\"type\":\"pause\",\"session\":\"\(String(repeating: "€", count: 43))\",\"ts\":1}", .invalidSession,
+                key: nil),
             entry("key disagrees", #"{"type":"pause","session":"hostile","ts":1}"#, .keyMismatch, key: "someone-else"),
             entry("unit for the other quantity", sample(#""quantity":"heart_rate","value":120,"unit":"W""#), .badUnit),
             entry("unit in the wrong case", sample(#""quantity":"cycling_power","value":120,"unit":"w""#), .badUnit),
@@ -92,9 +109,18 @@ public enum HostileCorpus {
             entry("negative power", sample(#""quantity":"cycling_power","value":-1"#), .outOfRange),
             entry("ts negative", #"{"type":"pause","session":"hostile","ts":-1}"#, .outOfRange),
             entry("ts past 2^53", #"{"type":"pause","session":"hostile","ts":9007199254740993}"#, .outOfRange),
-            entry("series of 1001", "{\"type\":\"sample_series\",\"session\":\"hostile\",\"ts\":1,\"quantity\":\"heart_rate\",\"interval_ms\":1000,\"values\":[\(Array(repeating: "120", count: 1001).joined(separator: ","))]}", .outOfRange),
-            entry("series empty", #"{"type":"sample_series","session":"hostile","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":[]}"#, .outOfRange),
-            entry("series with one bad value", #"{"type":"sample_series","session":"hostile","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":[120,400]}"#, .outOfRange),
+            entry(
+                "series of 1001",
+                "{\"type\":\"sample_series\",\"session\":\"hostile\",\"ts\":1,\"quantity\":\"heart_rate\",\"interval_ms\":1000,\"values\":[\(Array(repeating: "120", count: 1001).joined(separator: ","))]}",
+                .outOfRange),
+            entry(
+                "series empty",
+                #"{"type":"sample_series","session":"hostile","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":[]}"#,
+                .outOfRange),
+            entry(
+                "series with one bad value",
+                #"{"type":"sample_series","session":"hostile","ts":1,"quantity":"heart_rate","interval_ms":1000,"values":[120,400]}"#,
+                .outOfRange),
         ]
         return entries
     }
@@ -112,7 +138,10 @@ public enum HostileCorpus {
             #"{"heart_rate":{"boundaries":[100,150],"unit":"W"}}"#,
             #""zones""#,
         ].map { zones in
-            ("invalid zones \(zones)", Array("{\"type\":\"session_start\",\"session\":\"\(session)\",\"ts\":1000,\"zones\":\(zones)}".utf8))
+            (
+                "invalid zones \(zones)",
+                Array("{\"type\":\"session_start\",\"session\":\"\(session)\",\"ts\":1000,\"zones\":\(zones)}".utf8)
+            )
         }
     }
 }

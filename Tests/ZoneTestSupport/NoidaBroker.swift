@@ -19,7 +19,8 @@ public final class NoidaBroker: @unchecked Sendable {
 
     /// The noida-db binary inside the venv's package (nil when it is not installed).
     public static var executable: URL? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let lib = root.appendingPathComponent(".venv/lib")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
         for version in versions.sorted() where version.hasPrefix("python") {
@@ -47,7 +48,8 @@ public final class NoidaBroker: @unchecked Sendable {
         guard let executable = Self.executable else { return }
         process.executableURL = executable
         process.arguments = [
-            "start", "--data-dir", dataDirectory.path, "--host", "127.0.0.1", "--only", "kafka", "--kafka-port", "\(port)",
+            "start", "--data-dir", dataDirectory.path, "--host", "127.0.0.1", "--only", "kafka", "--kafka-port",
+            "\(port)",
         ]
         let log = try FileHandle(forWritingTo: logFile)
         process.standardOutput = log
@@ -63,7 +65,8 @@ public final class NoidaBroker: @unchecked Sendable {
     }
 
     private func createTopics(partitions: Int) throws {
-        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zs-test-admin"))
+        let producer = try KafkaProducer(
+            configuration: KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zs-test-admin"))
         try TopicAdmin.createMissing(Topics().specifications(partitions: partitions), using: producer)
     }
 

@@ -1,9 +1,9 @@
-public import Foundation
-public import Logging
+import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import Synchronization
 public import ZoneKafka
-public import ZoneProcessor
+import ZoneProcessor
 
 /// Reads output topics from the beginning (no group) on its own thread and keeps every
 /// record, so tests can wait for a condition with a deadline instead of sleeping.
@@ -40,7 +40,8 @@ public final class OutputCollector: Sendable {
                 consumer.poll(timeoutMs: 50) { record in
                     let entry = Record(
                         topic: record.topic, key: record.key.map { String(decoding: $0, as: UTF8.self) },
-                        value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "", partition: record.partition,
+                        value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "",
+                        partition: record.partition,
                         isTombstone: record.value == nil)
                     records.withLockedValue { $0.append(entry) }
                 }

@@ -49,7 +49,9 @@ public final class RunningProcessor: Sendable {
 
 extension ProcessorConfiguration {
     /// Settings for tests: fast commits, one or two workers.
-    public static func forTest(bootstrap: String, group: String = "zonestream-test", workers: Int = 2) -> ProcessorConfiguration {
+    public static func forTest(bootstrap: String, group: String = "zonestream-test", workers: Int = 2)
+        -> ProcessorConfiguration
+    {
         // Short heartbeats so a joining member is noticed quickly.
         var configuration = ProcessorConfiguration(
             kafka: KafkaConfiguration(

@@ -10,24 +10,31 @@ public enum SchemaValidator {
 
         public var description: String {
             switch self {
-            case .validatorMissing(let path): "\(path) not found: run scripts/bootstrap.sh --noida-db (installs jsonschema)"
+            case .validatorMissing(let path):
+                "\(path) not found: run scripts/bootstrap.sh --noida-db (installs jsonschema)"
             case .failed(let schema, let report): "documents do not match schemas/\(schema).schema.json:\n\(report)"
             }
         }
     }
 
     /// The repository.
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Throws unless every document matches `schema` (the topic's name: `zone-changes`, ...);
     /// with `expectInvalid`, unless none does.
     public static func validate(_ documents: [String], schema: String, expectInvalid: Bool = false) throws {
         let python = root.appendingPathComponent(".venv/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw Failure.validatorMissing(python.path) }
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw Failure.validatorMissing(python.path)
+        }
         let process = Process()
         process.executableURL = python
-        process.arguments = [root.appendingPathComponent("scripts/validate-json.py").path,
-                             root.appendingPathComponent("schemas/\(schema).schema.json").path] + (expectInvalid ? ["--expect-invalid"] : [])
+        process.arguments =
+            [
+                root.appendingPathComponent("scripts/validate-json.py").path,
+                root.appendingPathComponent("schemas/\(schema).schema.json").path,
+            ] + (expectInvalid ? ["--expect-invalid"] : [])
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -36,7 +43,10 @@ public enum SchemaValidator {
         try process.run()
         // Documents are one per line: a raw newline inside one (only in malformed input) is a space.
         let text = documents.map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n") + "\n"
-        let writer = Thread { input.fileHandleForWriting.write(Data(text.utf8)); try? input.fileHandleForWriting.close() }
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try? input.fileHandleForWriting.close()
+        }
         writer.start()
         let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -15,7 +15,9 @@ public enum BrokerKind: String, Sendable, CaseIterable, CustomStringConvertible 
     /// both when it is unset or names neither.
     public static var selected: [BrokerKind] {
         let text = ProcessInfo.processInfo.environment["ZONESTREAM_TEST_BROKERS"] ?? ""
-        let named = text.split(separator: ",").compactMap { BrokerKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        let named = text.split(separator: ",").compactMap {
+            BrokerKind(rawValue: $0.trimmingCharacters(in: .whitespaces))
+        }
         return named.isEmpty ? allCases : allCases.filter(named.contains)
     }
 

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A minimal HTTP/1.1 client for the operator endpoint's tests and the board load run: one GET per connection
 /// (`Connection: close`) to 127.0.0.1, read to the end. Small on purpose: a full client
@@ -19,7 +20,8 @@ public enum LoopbackHTTPClient {
         case malformed(String)
         public var description: String {
             switch self {
-            case .connect(let port, let errno): "connecting to 127.0.0.1:\(port) failed: \(String(cString: strerror(errno)))"
+            case .connect(let port, let errno):
+                "connecting to 127.0.0.1:\(port) failed: \(String(cString: strerror(errno)))"
             case .malformed(let text): "not an HTTP response: \(text.prefix(200))"
             }
         }
@@ -39,7 +41,8 @@ public enum LoopbackHTTPClient {
         func data(_ bytes: [UInt8]) -> String? {
             let text = String(decoding: bytes, as: UTF8.self)
             guard let start = text.range(of: "\ndata: ") ?? text.range(of: "\r\ndata: "),
-                  let end = text.range(of: "\n", range: start.upperBound..<text.endIndex) else { return nil }
+                let end = text.range(of: "\n", range: start.upperBound..<text.endIndex)
+            else { return nil }
             return String(text[start.upperBound..<end.lowerBound])
         }
         let bytes = try exchange(port: port, path: path, timeoutSeconds: timeoutSeconds) { data($0) != nil }
@@ -104,7 +107,8 @@ public enum LoopbackHTTPClient {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = String(text[headEnd.upperBound...])
         if headers["transfer-encoding"]?.lowercased() == "chunked" { body = dechunk(body) }

@@ -35,7 +35,8 @@ public enum ParentWatch {
             FileHandle.standardError.write(Data("zonestream: parent process \(parent) is gone; stopping\n".utf8))
             kill(getpid(), SIGTERM)
             Thread.sleep(forTimeInterval: gracePeriod)
-            FileHandle.standardError.write(Data("zonestream: not stopped \(Int(gracePeriod)) s after SIGTERM; exiting\n".utf8))
+            FileHandle.standardError.write(
+                Data("zonestream: not stopped \(Int(gracePeriod)) s after SIGTERM; exiting\n".utf8))
             exit(1)
         }
         thread.name = "zs-parent-watch"

@@ -10,7 +10,8 @@ public enum ProcessMemory {
         guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return (0, 0) }
         func value(_ name: String) -> Int {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
-            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1024
+            return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0)
+                * 1024
         }
         return (value("VmRSS:"), value("VmHWM:"))
     }

@@ -9,7 +9,9 @@ public final class ZoneStreamProcess: @unchecked Sendable {
 
     /// `environment`: variables to set on top of the test's own, less its `ZONESTREAM_*` ones
     /// (which the command would read as settings). `executable`: the `zonestream` binary.
-    public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = BrokerProcess.executable) throws {
+    public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = BrokerProcess.executable)
+        throws
+    {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -25,7 +27,8 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     }
 
     /// Runs a command to its exit (killed after `seconds`) and returns its status and output.
-    public static func runToExit(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 30) throws
+    public static func runToExit(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 30)
+        throws
         -> (status: Int32, output: String)
     {
         let child = try ZoneStreamProcess(arguments, environment: environment)
@@ -40,11 +43,14 @@ public final class ZoneStreamProcess: @unchecked Sendable {
         bootstrap: String, group: String, extra: [String] = [], environment: [String: String] = [:],
         executable: URL = BrokerProcess.executable
     ) throws -> ZoneStreamProcess {
-        try ZoneStreamProcess([
-            "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set", "commit_interval_ms=200",
-            "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
-            "--set", "kafka.properties.session.timeout.ms=6000", "--set", "kafka.properties.heartbeat.interval.ms=500",
-        ] + extra, environment: environment, executable: executable)
+        try ZoneStreamProcess(
+            [
+                "run", "--bootstrap-servers", bootstrap, "--set", "group_id=\(group)", "--set",
+                "commit_interval_ms=200",
+                "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
+                "--set", "kafka.properties.session.timeout.ms=6000", "--set",
+                "kafka.properties.heartbeat.interval.ms=500",
+            ] + extra, environment: environment, executable: executable)
     }
 
     public var pid: Int32 { process.processIdentifier }

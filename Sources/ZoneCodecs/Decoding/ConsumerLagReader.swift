@@ -37,7 +37,9 @@ package enum ConsumerLagReader {
         var up = false
         forEachMember(brokers) { _, broker in
             known += 1
-            if let state = json_string_value(json_object_get(broker, "state")), String(cString: state) == "UP" { up = true }
+            if let state = json_string_value(json_object_get(broker, "state")), String(cString: state) == "UP" {
+                up = true
+            }
         }
         return known == 0 ? nil : up
     }

@@ -17,7 +17,8 @@ extension EventValidator {
             if let unit = fields.present(.unit) {
                 guard let unitFactor = unitFactor(unit, for: quantityValue) else {
                     return .failure(
-                        Rejection(.badUnit, "unit '\(unit.stringValue ?? "")' is not accepted for \(quantityValue.name)"))
+                        Rejection(
+                            .badUnit, "unit '\(unit.stringValue ?? "")' is not accepted for \(quantityValue.name)"))
                 }
                 factor = unitFactor
             }

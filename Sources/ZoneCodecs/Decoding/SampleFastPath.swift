@@ -23,7 +23,9 @@ enum SampleFastPath {
 
     /// The sample, or nil for the general path; session ids seen before come from `ids`.
     @usableFromInline
-    static func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?, ids: inout SessionIdCache) -> WorkoutEvent? {
+    static func decode(_ bytes: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?, ids: inout SessionIdCache)
+        -> WorkoutEvent?
+    {
         guard let text = SampleText(bytes) else { return nil }
         let count = text.count
         guard count >= 2, text[0] == UInt8(ascii: "{"), text[count - 1] == UInt8(ascii: "}") else { return nil }
@@ -52,9 +54,17 @@ enum SampleFastPath {
                 fields.quantity = quantity
                 position += nameLength + 2
             case .session, .unit, .person:
-                guard position < count, text[position] == quote, let end = stringEnd(text, from: position + 1) else { return nil }
+                guard position < count, text[position] == quote, let end = stringEnd(text, from: position + 1) else {
+                    return nil
+                }
                 let span = (position + 1)..<end
-                if field == .session { fields.session = span } else if field == .unit { fields.unit = span } else { fields.person = span }
+                if field == .session {
+                    fields.session = span
+                } else if field == .unit {
+                    fields.unit = span
+                } else {
+                    fields.person = span
+                }
                 position = end + 1
             case .ts:
                 // Not negative, at most 15 digits: within 0...2^53.
@@ -92,9 +102,13 @@ enum SampleFastPath {
         else { return nil }
         var factor = 1.0
         if let unit = fields.unit {
-            guard let unitFactor = EventValidator.unitFactor(for: quantity, matching: { literal in
-                unit.count == literal.utf8CodeUnitCount && text.matches(literal, at: unit.lowerBound)
-            }) else {
+            guard
+                let unitFactor = EventValidator.unitFactor(
+                    for: quantity,
+                    matching: { literal in
+                        unit.count == literal.utf8CodeUnitCount && text.matches(literal, at: unit.lowerBound)
+                    })
+            else {
                 return nil
             }
             factor = unitFactor
@@ -198,7 +212,9 @@ enum SampleFastPath {
             index &+= 1
         }
         guard index > fractionStart, index >= text.count || text[index] &- UInt8(ascii: "0") >= 10 else { return nil }
-        return (index, NumberText.decimal(mantissa: mantissa, fractionDigits: index - fractionStart, negative: negative))
+        return (
+            index, NumberText.decimal(mantissa: mantissa, fractionDigits: index - fractionStart, negative: negative)
+        )
     }
 
     /// What the pass found: each field at most once (a repeated key is jansson's last-wins

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A record's bytes as ``SampleFastPath`` reads them: a base pointer and a count, with reads of

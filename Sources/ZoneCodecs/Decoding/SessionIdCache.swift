@@ -46,7 +46,9 @@ struct SessionIdCache {
             high = length > 8 ? text.word(at: start + 8) & SampleText.mask(length - 8) : 0
         } else {
             var words: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: text.base + start, byteCount: length) }
+            withUnsafeMutableBytes(of: &words) {
+                $0.baseAddress!.copyMemory(from: text.base + start, byteCount: length)
+            }
             low = UInt64(littleEndian: words.0)
             high = UInt64(littleEndian: words.1)
         }

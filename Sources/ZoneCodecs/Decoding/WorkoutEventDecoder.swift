@@ -39,7 +39,9 @@ public struct WorkoutEventDecoder {
     /// The general path: the strict parser's tape, then the contract's checks in order. It
     /// decides every record the fast path leaves (and, in tests, the ones it takes).
     @usableFromInline
-    mutating func decodeGeneral(value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<WorkoutEvent, Rejection> {
+    mutating func decodeGeneral(value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer?) -> Result<
+        WorkoutEvent, Rejection
+    > {
         do {
             try StrictJSONParser.parse(value, into: &tape)
         } catch {

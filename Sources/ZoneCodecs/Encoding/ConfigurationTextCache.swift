@@ -28,7 +28,9 @@ struct ConfigurationTextCache {
             ends = .allocate(capacity: pieces.count)
             var end = 0
             for (index, piece) in pieces.enumerated() {
-                piece.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: text[end..<(end + $0.count)]).copyMemory(from: $0) }
+                piece.withUnsafeBytes {
+                    UnsafeMutableRawBufferPointer(rebasing: text[end..<(end + $0.count)]).copyMemory(from: $0)
+                }
                 end += piece.count
                 ends[index] = end
             }

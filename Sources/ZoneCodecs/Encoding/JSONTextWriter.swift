@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CJansson
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Writes JSON text into a reusable byte buffer: the one place that decides how ZoneStream's
 /// outputs spell numbers and strings, used by ``ZoneChangeWriter`` (the frequent output,
@@ -264,7 +265,9 @@ struct JSONTextWriter {
                 if !first { append(byte: UInt8(ascii: ",")) }
                 first = false
                 let key = json_object_iter_key(current)!
-                appendString(UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key)))
+                appendString(
+                    UnsafeBufferPointer(
+                        start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key)))
                 append(byte: UInt8(ascii: ":"))
                 if let member = json_object_iter_value(current) { appendJansson(member) } else { append("null") }
                 iterator = json_object_iter_next(value, current)

@@ -1,5 +1,5 @@
-public import ZoneEngine
 import CJansson
+public import ZoneEngine
 
 extension OutputEncoder {
     /// One live session as the operator's endpoint shows it (`/sessions/{id}`): the shapes of

@@ -1,6 +1,6 @@
-public import ZoneEngine
-import Foundation
 import CJansson
+import Foundation
+public import ZoneEngine
 
 /// Encodes the contract's output events (docs/contract.md) with jansson.
 public enum OutputEncoder {

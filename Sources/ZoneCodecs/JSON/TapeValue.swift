@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 /// A value of a document parsed by ``StrictJSONParser``. Valid only while the tape and the
 /// message bytes it points into are alive (inside one decode call).

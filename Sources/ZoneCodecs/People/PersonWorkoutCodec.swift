@@ -90,7 +90,8 @@ public struct PersonWorkoutCodec {
             return .failure(Rejection(.keyMismatch, "record key differs from the workout's person"))
         }
         let (start, end, duration) = (numbers[0], numbers[1], numbers[2])
-        guard start >= 0, end >= start, end <= 1 << 53, duration == end - start, numbers.dropFirst(3).allSatisfy({ $0 >= 0 })
+        guard start >= 0, end >= start, end <= 1 << 53, duration == end - start,
+            numbers.dropFirst(3).allSatisfy({ $0 >= 0 })
         else { return .failure(Rejection(.outOfRange, "times, duration or figures out of range")) }
         let workout = CountedWorkout(
             session: fields[1].stringValue ?? "", startTimestamp: start, endTimestamp: end, durationMs: duration,

@@ -47,6 +47,7 @@ public struct PersonTrainingLog: Sendable, Equatable {
             if day > lastDay - Self.windowDays { days28.add(workout) }
             if day > lastDay - Self.acuteDays { days7.add(workout) }
         }
-        return PersonSummary(person: person, asOfTimestamp: asOf, lastSession: lastSession, days7: days7, days28: days28)
+        return PersonSummary(
+            person: person, asOfTimestamp: asOf, lastSession: lastSession, days7: days7, days28: days28)
     }
 }

@@ -37,7 +37,9 @@ extension QuantityTrack {
         if try reader.readBool() {
             let mantissa = try reader.readInt64()
             let places = try reader.readInt()
-            guard mantissa > 0, (0...7).contains(places) else { throw SnapshotError("an effort maximum is out of range") }
+            guard mantissa > 0, (0...7).contains(places) else {
+                throw SnapshotError("an effort maximum is out of range")
+            }
             exact = ScaledDecimal(mantissa: mantissa, places: places)
         }
         var calories: CalorieFormula?

@@ -63,14 +63,18 @@ struct SnapshotReader {
     mutating func readInt64() throws(SnapshotError) -> Int64 {
         guard bytes.count - position >= 8 else { throw SnapshotError("truncated at byte \(position)") }
         var value: Int64 = 0
-        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 8])) }
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 8]))
+        }
         position += 8
         return Int64(littleEndian: value)
     }
 
     mutating func readInt() throws(SnapshotError) -> Int { Int(try readInt64()) }
 
-    mutating func readDouble() throws(SnapshotError) -> Double { Double(bitPattern: UInt64(bitPattern: try readInt64())) }
+    mutating func readDouble() throws(SnapshotError) -> Double {
+        Double(bitPattern: UInt64(bitPattern: try readInt64()))
+    }
 
     /// A count that must fit in `limit` (guards against hostile or corrupt lengths).
     mutating func readCount(limit: Int) throws(SnapshotError) -> Int {
@@ -81,7 +85,9 @@ struct SnapshotReader {
 
     mutating func readString() throws(SnapshotError) -> String {
         let count = try readCount(limit: bytes.count)
-        guard count <= bytes.count - position else { throw SnapshotError("string of \(count) bytes truncated at \(position)") }
+        guard count <= bytes.count - position else {
+            throw SnapshotError("string of \(count) bytes truncated at \(position)")
+        }
         defer { position += count }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + count]), as: UTF8.self)
     }

@@ -78,7 +78,8 @@ extension WorkoutSession {
         }
         let activityCount = try reader.readCount(limit: bytes.count / 24)
         for _ in 0..<activityCount {
-            var record = ActivityRecord(name: try reader.readString(), start: try reader.readInt64(), end: try reader.readInt64())
+            var record = ActivityRecord(
+                name: try reader.readString(), start: try reader.readInt64(), end: try reader.readInt64())
             for quantity in Quantity.allCases { record.durations[quantity] = try reader.readDurations() }
             activities.append(record)
         }
@@ -88,7 +89,8 @@ extension WorkoutSession {
             guard let quantity = Quantity(rawValue: Int(try reader.readByte())) else {
                 throw SnapshotError("unknown quantity in a pending sample")
             }
-            pendingSamples.append(PendingSample(quantity: quantity, timestamp: try reader.readInt64(), value: try reader.readDouble()))
+            pendingSamples.append(
+                PendingSample(quantity: quantity, timestamp: try reader.readInt64(), value: try reader.readDouble()))
         }
         guard reader.isAtEnd else { throw SnapshotError("\(bytes.count - reader.position) bytes after the snapshot") }
     }
@@ -122,7 +124,9 @@ extension QuantityTrack {
         var configuration: ZoneConfiguration?
         if try reader.readBool() {
             let sourceIndex = Int(try reader.readByte())
-            guard sourceIndex < ZoneSource.allCases.count else { throw SnapshotError("unknown zone source \(sourceIndex)") }
+            guard sourceIndex < ZoneSource.allCases.count else {
+                throw SnapshotError("unknown zone source \(sourceIndex)")
+            }
             let count = try reader.readCount(limit: ZoneBoundaries.maximumCount)
             var boundaries: [Double] = []
             for _ in 0..<count { boundaries.append(try reader.readDouble()) }

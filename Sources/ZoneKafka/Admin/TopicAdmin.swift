@@ -21,7 +21,9 @@ public enum TopicAdmin {
     }
 
     /// The names of the topics the cluster has.
-    public static func existingTopics(using producer: KafkaProducer, timeoutMs: Int32 = 10_000) throws(KafkaError) -> Set<String> {
+    public static func existingTopics(using producer: KafkaProducer, timeoutMs: Int32 = 10_000) throws(KafkaError)
+        -> Set<String>
+    {
         var metadata: UnsafePointer<rd_kafka_metadata>?
         try KafkaError.check(rd_kafka_metadata(producer.client.handle, 1, nil, &metadata, timeoutMs), "listing topics")
         defer { rd_kafka_metadata_destroy(metadata) }
@@ -42,16 +44,18 @@ public enum TopicAdmin {
         defer { for topic in newTopics { rd_kafka_NewTopic_destroy(topic) } }
         for specification in missing {
             var errorText = [CChar](repeating: 0, count: 512)
-            guard let topic = rd_kafka_NewTopic_new(
-                specification.name, Int32(specification.partitions), Int32(specification.replicationFactor),
-                &errorText, errorText.count)
+            guard
+                let topic = rd_kafka_NewTopic_new(
+                    specification.name, Int32(specification.partitions), Int32(specification.replicationFactor),
+                    &errorText, errorText.count)
             else {
                 let text = errorText.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 throw KafkaError(message: text, operation: "describing topic \(specification.name)")
             }
             newTopics.append(topic)
             for (key, value) in specification.configs {
-                try KafkaError.check(rd_kafka_NewTopic_set_config(topic, key, value), "config \(key) of \(specification.name)")
+                try KafkaError.check(
+                    rd_kafka_NewTopic_set_config(topic, key, value), "config \(key) of \(specification.name)")
             }
         }
         let queue = rd_kafka_queue_new(handle)

@@ -65,7 +65,8 @@ public final class KafkaConsumer: @unchecked Sendable {
         rd_kafka_conf_set_opaque(conf, Unmanaged.passUnretained(box).toOpaque())
         if groupID != nil { rd_kafka_conf_set_rebalance_cb(conf, rebalanceCallback) }
         if statistics != nil { rd_kafka_conf_set_stats_cb(conf, statisticsCallback) }
-        self.client = try RDKafkaClient(type: RD_KAFKA_CONSUMER, configuration: conf, logger: configuration.logger ?? logger)
+        self.client = try RDKafkaClient(
+            type: RD_KAFKA_CONSUMER, configuration: conf, logger: configuration.logger ?? logger)
         self.logger = logger
         box.consumer = self
         self.box = box
@@ -78,7 +79,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Joins the group for `topics`; assignments arrive through `listener`.
     public func subscribe(_ topics: [String], listener: any RebalanceListener) throws(KafkaError) {
         self.listener.withLockedValue { $0 = listener }
-        let list = try RDKafkaTopicPartitionList(topics.map { TopicPartition(topic: $0, partition: Int32(RD_KAFKA_PARTITION_UA)) })
+        let list = try RDKafkaTopicPartitionList(
+            topics.map { TopicPartition(topic: $0, partition: Int32(RD_KAFKA_PARTITION_UA)) })
         try KafkaError.check(rd_kafka_subscribe(client.handle, list.pointer), "subscribing to \(topics)")
     }
 
@@ -145,7 +147,9 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// The committed offsets of `partitions` (the next offset to read; negative when none).
-    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 5000) throws(KafkaError) -> [TopicPartition] {
+    public func committed(_ partitions: [TopicPartition], timeoutMs: Int32 = 5000) throws(KafkaError)
+        -> [TopicPartition]
+    {
         let list = try RDKafkaTopicPartitionList(partitions)
         try KafkaError.check(rd_kafka_committed(client.handle, list.pointer, timeoutMs), "reading committed offsets")
         return list.partitions
@@ -209,8 +213,11 @@ public final class KafkaConsumer: @unchecked Sendable {
         // A failed assign leaves the group's view and ours apart: say so loudly; librdkafka
         // rejoins the group on its next poll.
         if result != RD_KAFKA_RESP_ERR_NO_ERROR {
-            logger.error("applying a rebalance failed", metadata: [
-                "error": "\(KafkaError(result, operation: "assigning \(partitions.count) partitions"))"])
+            logger.error(
+                "applying a rebalance failed",
+                metadata: [
+                    "error": "\(KafkaError(result, operation: "assigning \(partitions.count) partitions"))"
+                ])
         }
     }
 }

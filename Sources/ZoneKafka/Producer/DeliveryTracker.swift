@@ -72,14 +72,17 @@ public struct OutputOrigin: @unchecked Sendable {
             return bytes.withUnsafeBytes { body($0) }
         }
         self = lend(key) { key in
-            lend(value) { value in OutputOrigin(topic: topic, partition: partition, offset: offset, keyBytes: key, valueBytes: value) }
+            lend(value) { value in
+                OutputOrigin(topic: topic, partition: partition, offset: offset, keyBytes: key, valueBytes: value)
+            }
         }
     }
 
     /// An origin copying `keyBytes` and `valueBytes` (nil: the record has none), which need
     /// only be valid during the call.
     public init(
-        topic: String, partition: Int32, offset: Int64, keyBytes: UnsafeRawBufferPointer?, valueBytes: UnsafeRawBufferPointer?
+        topic: String, partition: Int32, offset: Int64, keyBytes: UnsafeRawBufferPointer?,
+        valueBytes: UnsafeRawBufferPointer?
     ) {
         let keyCount = keyBytes?.count ?? 0
         let header = Header(
@@ -89,7 +92,9 @@ public struct OutputOrigin: @unchecked Sendable {
         // `create` returns the ManagedBuffer type; it is a Storage, as asked.
         self.storage = unsafeDowncast(storage, to: Storage.self)
         self.storage.withUnsafeMutablePointerToElements { elements in
-            if let keyBytes, let base = keyBytes.baseAddress { UnsafeMutableRawPointer(elements).copyMemory(from: base, byteCount: keyBytes.count) }
+            if let keyBytes, let base = keyBytes.baseAddress {
+                UnsafeMutableRawPointer(elements).copyMemory(from: base, byteCount: keyBytes.count)
+            }
             if let valueBytes, let base = valueBytes.baseAddress {
                 UnsafeMutableRawPointer(elements + keyCount).copyMemory(from: base, byteCount: valueBytes.count)
             }
@@ -108,7 +113,9 @@ public struct OutputOrigin: @unchecked Sendable {
     private final class Storage: ManagedBuffer<Header, UInt8> {
         func bytes(_ span: Range<Int>?) -> [UInt8]? {
             guard let span else { return nil }
-            return withUnsafeMutablePointerToElements { Array(UnsafeBufferPointer(start: $0 + span.lowerBound, count: span.count)) }
+            return withUnsafeMutablePointerToElements {
+                Array(UnsafeBufferPointer(start: $0 + span.lowerBound, count: span.count))
+            }
         }
     }
 }

@@ -52,7 +52,8 @@ extension KafkaProducer {
         }
         defer { rd_kafka_consumer_group_metadata_destroy(metadata) }
         try Self.check(
-            rd_kafka_send_offsets_to_transaction(client.handle, list.pointer, metadata, timeoutMs), "sending offsets to the transaction")
+            rd_kafka_send_offsets_to_transaction(client.handle, list.pointer, metadata, timeoutMs),
+            "sending offsets to the transaction")
     }
 
     /// Flushes the transaction's records and commits them with its offsets.
@@ -70,9 +71,11 @@ extension KafkaProducer {
         guard let error else { return }
         defer { rd_kafka_error_destroy(error) }
         let failure: TransactionFailure =
-            rd_kafka_error_is_fatal(error) != 0 ? .fatal
-            : rd_kafka_error_txn_requires_abort(error) != 0 ? .abortRequired
-            : rd_kafka_error_is_retriable(error) != 0 ? .retriable : .abortRequired
+            rd_kafka_error_is_fatal(error) != 0
+            ? .fatal
+            : rd_kafka_error_txn_requires_abort(error) != 0
+                ? .abortRequired
+                : rd_kafka_error_is_retriable(error) != 0 ? .retriable : .abortRequired
         throw TransactionError(
             failure: failure,
             error: KafkaError(

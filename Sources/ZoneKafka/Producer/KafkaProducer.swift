@@ -62,7 +62,8 @@ public final class KafkaProducer: @unchecked Sendable {
         partition: Int32? = nil, origin: OutputOrigin? = nil, tag: Int = 0
     ) throws(KafkaError) {
         try produce(
-            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, origin: origin, tag: tag)
+            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, origin: origin,
+            tag: tag)
     }
 
     /// ``produce(topic:key:value:tracker:partition:origin:tag:)`` to a topic looked up before.

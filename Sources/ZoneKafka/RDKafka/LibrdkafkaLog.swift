@@ -37,7 +37,8 @@ enum LibrdkafkaLog {
             // producer" configuration warnings are expected: debug, not warning.
             let logLevel = facilityName == "CONFWARN" ? .debug : LibrdkafkaLog.level(fromSyslog: level)
             LibrdkafkaLog.logger(client: name).log(
-                level: logLevel, "\(text)", metadata: ["client": "\(name)", "facility": "\(facilityName)", "source": "librdkafka"])
+                level: logLevel, "\(text)",
+                metadata: ["client": "\(name)", "facility": "\(facilityName)", "source": "librdkafka"])
         }
     }
 }

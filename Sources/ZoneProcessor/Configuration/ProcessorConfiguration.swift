@@ -90,7 +90,9 @@ public struct ProcessorConfiguration: Sendable {
     }
 
     /// Every setting at its default: the one place the command line's defaults come from.
-    public static var defaults: ProcessorConfiguration { ProcessorConfiguration(kafka: KafkaConfiguration(bootstrapServers: "")) }
+    public static var defaults: ProcessorConfiguration {
+        ProcessorConfiguration(kafka: KafkaConfiguration(bootstrapServers: ""))
+    }
 }
 
 /// How outputs and input offsets are committed (docs/guarantees.md).

@@ -54,18 +54,25 @@ final class GroupLiveTable: Sendable {
 
     /// Starts reading every partition of `configuration.topics.changelog` from its start.
     func start(
-        configuration: ProcessorConfiguration, profiles: ProfileTable, revisions: @escaping @Sendable () -> UInt64, logger: Logger) throws(KafkaError) {
+        configuration: ProcessorConfiguration, profiles: ProfileTable, revisions: @escaping @Sendable () -> UInt64,
+        logger: Logger
+    ) throws(KafkaError) {
         let topic = configuration.topics.changelog
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "100"])
         let partitions = try consumer.partitionCount(topic: topic)
-        try consumer.assign((0..<Int32(partitions)).map { TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning) })
+        try consumer.assign(
+            (0..<Int32(partitions)).map {
+                TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning)
+            })
         let table = self
         startReading()
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-group-live") {
                 while table.running.load(ordering: .relaxed) {
-                    consumer.poll(timeoutMs: 100) { record in table.apply(record, profiles: profiles, revision: revisions()) }
+                    consumer.poll(timeoutMs: 100) { record in
+                        table.apply(record, profiles: profiles, revision: revisions())
+                    }
                 }
                 consumer.close()
             }
@@ -97,7 +104,8 @@ final class GroupLiveTable: Sendable {
             guard !table.owned.contains(partition) else { return }
             switch decoded {
             case .session(let session, _):
-                table.entries[session.id] = LiveSessionEntry(session, profiles: profiles, revision: revision, partition: partition)
+                table.entries[session.id] = LiveSessionEntry(
+                    session, profiles: profiles, revision: revision, partition: partition)
             case .finished(let id, _, _):
                 table.entries[id] = nil
             case .removed(let key):

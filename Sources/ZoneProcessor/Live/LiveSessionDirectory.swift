@@ -54,7 +54,9 @@ public final class LiveSessionDirectory: Sendable {
     /// Worker `index` lost `partitions`: its last views of their sessions move to the group
     /// table (so they stay visible until the new owner writes them), then `remaining` becomes
     /// its published table.
-    func release(worker index: Int, partitions: Set<Int32>, remaining: [String: LiveSessionEntry], handedOver: [LiveSessionEntry]) {
+    func release(
+        worker index: Int, partitions: Set<Int32>, remaining: [String: LiveSessionEntry], handedOver: [LiveSessionEntry]
+    ) {
         group.handOver(handedOver, releasing: partitions)
         publish(worker: index, remaining)
     }

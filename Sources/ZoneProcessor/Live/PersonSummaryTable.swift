@@ -26,7 +26,10 @@ public final class PersonSummaryTable: Sendable {
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger, properties: PersonStage.lowRateFetching)
         let partitions = try consumer.partitionCount(topic: topic)
-        try consumer.assign((0..<Int32(partitions)).map { TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning) })
+        try consumer.assign(
+            (0..<Int32(partitions)).map {
+                TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning)
+            })
         let table = self
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-people-view") {

@@ -20,9 +20,11 @@ final class ConsumerLagReporter: Sendable {
         let lags = ConsumerLagReader.lags(statisticsJSON)
         gauges.withLockedValue { gauges in
             for (key, lag) in lags {
-                let gauge = gauges[key] ?? Gauge(
-                    label: "zonestream_consumer_lag",
-                    dimensions: [("topic", key.topic), ("partition", "\(key.partition)")], factory: factory)
+                let gauge =
+                    gauges[key]
+                    ?? Gauge(
+                        label: "zonestream_consumer_lag",
+                        dimensions: [("topic", key.topic), ("partition", "\(key.partition)")], factory: factory)
                 gauges[key] = gauge
                 gauge.record(lag)
             }

@@ -3,27 +3,41 @@
 /// use is exported). swift-metrics has no help text, so the endpoint adds it from here.
 public enum MetricCatalogue {
     public static let help: [String: String] = [
-        "zonestream_records_in_total": "Input records taken from workout-events and applied or dead-lettered (replays of applied records excluded).",
+        "zonestream_records_in_total":
+            "Input records taken from workout-events and applied or dead-lettered (replays of applied records excluded).",
         "zonestream_samples_in_total": "Input records that were samples or sample series.",
         "zonestream_events_out_total": "Outputs produced, by type: zone_change, workout_finished, dead_letter.",
         "zonestream_dead_letters_total": "Input records dead-lettered, by the contract's reason.",
-        "zonestream_late_samples_total": "Samples not applied because they were older than the last accepted one (counted, not dead-lettered).",
-        "zonestream_duplicate_samples_total": "Samples not applied because they repeated the last accepted one (counted, not dead-lettered).",
+        "zonestream_late_samples_total":
+            "Samples not applied because they were older than the last accepted one (counted, not dead-lettered).",
+        "zonestream_duplicate_samples_total":
+            "Samples not applied because they repeated the last accepted one (counted, not dead-lettered).",
         "zonestream_commit_duration_seconds": "Time to commit offsets (at-least-once) or a transaction (exactly-once).",
         "zonestream_rebalances_total": "Consumer-group rebalances this instance took part in.",
-        "zonestream_changelog_records_total": "Changelog records written (session states, tombstones, retention markers).",
-        "zonestream_sessions_restored_total": "Live sessions restored from the changelog after partitions were assigned.",
-        "zonestream_changelog_records_refused_total": "Changelog records a restore could not read (corrupt, another format, a key that is not its session's), skipped.",
-        "zonestream_partitions_restoring": "Assigned partitions whose state is still being restored from the changelog.",
-        "zonestream_outputs_retried_total": "Outputs produced again after librdkafka gave up on them with a retriable error.",
-        "zonestream_outputs_rejected_total": "Outputs the broker refused for good; their inputs are dead-lettered as output_rejected.",
-        "zonestream_dead_letters_refused_total": "Dead letters the broker refused even in their minimal form (logged, then lost).",
+        "zonestream_changelog_records_total":
+            "Changelog records written (session states, tombstones, retention markers).",
+        "zonestream_sessions_restored_total":
+            "Live sessions restored from the changelog after partitions were assigned.",
+        "zonestream_changelog_records_refused_total":
+            "Changelog records a restore could not read (corrupt, another format, a key that is not its session's), skipped.",
+        "zonestream_partitions_restoring":
+            "Assigned partitions whose state is still being restored from the changelog.",
+        "zonestream_outputs_retried_total":
+            "Outputs produced again after librdkafka gave up on them with a retriable error.",
+        "zonestream_outputs_rejected_total":
+            "Outputs the broker refused for good; their inputs are dead-lettered as output_rejected.",
+        "zonestream_dead_letters_refused_total":
+            "Dead letters the broker refused even in their minimal form (logged, then lost).",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",
-        "zonestream_batch_duration_seconds": "Time from a batch's first record reaching a worker until the batch is applied and its outputs are handed to librdkafka: the most any record waits in the processor.",
-        "zonestream_sample_age_seconds": "Wall clock minus the sample's ts when its zone change is produced; once per batch, the oldest such sample. Meaningful for live traffic.",
-        "zonestream_ready": "1 when every assigned partition is restored and consuming (as GET /ready answers 200), else 0.",
-        "zonestream_build_info": "Always 1; the labels say which build runs: version, commit, swift, librdkafka, jansson.",
+        "zonestream_batch_duration_seconds":
+            "Time from a batch's first record reaching a worker until the batch is applied and its outputs are handed to librdkafka: the most any record waits in the processor.",
+        "zonestream_sample_age_seconds":
+            "Wall clock minus the sample's ts when its zone change is produced; once per batch, the oldest such sample. Meaningful for live traffic.",
+        "zonestream_ready":
+            "1 when every assigned partition is restored and consuming (as GET /ready answers 200), else 0.",
+        "zonestream_build_info":
+            "Always 1; the labels say which build runs: version, commit, swift, librdkafka, jansson.",
         "process_cpu_seconds_total": "User and system CPU time of the process.",
         "process_resident_memory_bytes": "Resident memory of the process.",
         "process_virtual_memory_bytes": "Virtual memory of the process.",

@@ -142,7 +142,9 @@ public final class ProcessorMetrics: Sendable {
     }
 
     /// Dead letters so far for one reason.
-    public func deadLetters(_ reason: DeadLetterReason) -> Int { deadLettersByReason.withLockedValue { $0[reason] ?? 0 } }
+    public func deadLetters(_ reason: DeadLetterReason) -> Int {
+        deadLettersByReason.withLockedValue { $0[reason] ?? 0 }
+    }
 
     /// A worker's live-session gauge.
     func liveSessionsGauge(worker: Int) -> Gauge {
@@ -199,7 +201,8 @@ extension ProcessorMetrics {
             outputsRejected = counter("zonestream_outputs_rejected_total")
             deadLettersRefused = counter("zonestream_dead_letters_refused_total")
             batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
-            sampleAge = Recorder(label: "zonestream_sample_age_seconds", dimensions: [], aggregate: true, factory: factory)
+            sampleAge = Recorder(
+                label: "zonestream_sample_age_seconds", dimensions: [], aggregate: true, factory: factory)
         }
     }
 }

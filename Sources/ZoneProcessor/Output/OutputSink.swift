@@ -91,8 +91,10 @@ struct OutputSink: SessionEventSink {
     /// The input of the outputs produced now; for work without a record, `session` stands in.
     private mutating func origin(session: String) -> OutputOrigin {
         if let currentOrigin { return currentOrigin }
-        let made = current.offset < 0
-            ? OutputOrigin(topic: current.topic, partition: current.partition, offset: -1, key: Array(session.utf8), value: nil)
+        let made =
+            current.offset < 0
+            ? OutputOrigin(
+                topic: current.topic, partition: current.partition, offset: -1, key: Array(session.utf8), value: nil)
             : OutputOrigin(
                 topic: current.topic, partition: current.partition, offset: current.offset,
                 keyBytes: current.key, valueBytes: current.value)
@@ -100,14 +102,17 @@ struct OutputSink: SessionEventSink {
         return made
     }
 
-    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
+    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
+    {
         zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
         let origin = origin(session: session)
         let (producer, topic, tracker) = (producer, zoneChangesTopic, tracker)
         let refusal = zoneChangeWriter.withBytes { value in
             Self.produceOutput(producer, topic, key: session, value: value, tracker: tracker, origin: origin)
         }
-        if let refusal { rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker) }
+        if let refusal {
+            rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker)
+        }
         zoneChangeCount += 1
         oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
@@ -119,7 +124,9 @@ struct OutputSink: SessionEventSink {
         let refusal = workoutFinishedWriter.withBytes { value in
             Self.produceOutput(producer, topic, key: summary.session, value: value, tracker: tracker, origin: origin)
         }
-        if let refusal { rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker) }
+        if let refusal {
+            rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker)
+        }
         if let person = summary.person { repartition(summary, person: person, origin: origin) }
         metrics.countWorkoutFinished()
         budget.release(1)
@@ -130,10 +137,13 @@ struct OutputSink: SessionEventSink {
     private mutating func repartition(_ summary: WorkoutSummary, person: String, origin: OutputOrigin) {
         let value = personWorkoutCodec.encode(CountedWorkout(summary), person: person)
         let refusal = value.withUnsafeBytes { value in
-            Self.produceOutput(producer, personWorkoutsTopic, key: person, value: value, tracker: tracker, origin: origin)
+            Self.produceOutput(
+                producer, personWorkoutsTopic, key: person, value: value, tracker: tracker, origin: origin)
         }
         if let refusal {
-            rejectOutput(topic: personWorkoutsTopic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker)
+            rejectOutput(
+                topic: personWorkoutsTopic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker
+            )
         }
     }
 
@@ -174,9 +184,13 @@ struct OutputSink: SessionEventSink {
     ) {
         metrics.countOutputRejected()
         let detail = "\(topic) refused a \(size)-byte record: \(error.message) (code \(error.code))"
-        logger.warning("output refused; its input is dead-lettered", metadata: [
-            "topic": "\(topic)", "bytes": .stringConvertible(size), "error": "\(error.message)",
-            "input_partition": .stringConvertible(origin.partition), "input_offset": .stringConvertible(origin.offset)])
+        logger.warning(
+            "output refused; its input is dead-lettered",
+            metadata: [
+                "topic": "\(topic)", "bytes": .stringConvertible(size), "error": "\(error.message)",
+                "input_partition": .stringConvertible(origin.partition),
+                "input_offset": .stringConvertible(origin.offset),
+            ])
         let record = OutputEncoder.deadLetter(
             Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
             key: origin.key, value: origin.value)
@@ -199,16 +213,22 @@ struct OutputSink: SessionEventSink {
     /// A dead letter was refused for good: sent again without the input's bytes, and when that
     /// is refused too, logged with the input's coordinates (the input stays in its topic).
     private mutating func deadLetterRefused(
-        kind: OutputKind, key: [UInt8]?, size: Int, error: KafkaError, origin: OutputOrigin, into tracker: DeliveryTracker
+        kind: OutputKind, key: [UInt8]?, size: Int, error: KafkaError, origin: OutputOrigin,
+        into tracker: DeliveryTracker
     ) {
         guard kind == .deadLetter else {
             metrics.countDeadLetterRefused()
-            logger.error("dead letter refused; the input stays at its offset", metadata: [
-                "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition), "offset": .stringConvertible(origin.offset),
-                "dead_letter_topic": "\(topics.deadLetters)", "error": "\(error.message)"])
+            logger.error(
+                "dead letter refused; the input stays at its offset",
+                metadata: [
+                    "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
+                    "offset": .stringConvertible(origin.offset),
+                    "dead_letter_topic": "\(topics.deadLetters)", "error": "\(error.message)",
+                ])
             return
         }
-        let detail = "the dead letter of this record (\(size) bytes) was refused by \(topics.deadLetters): "
+        let detail =
+            "the dead letter of this record (\(size) bytes) was refused by \(topics.deadLetters): "
             + "\(error.message) (code \(error.code)); the record is at its topic, partition and offset"
         let minimal = OutputEncoder.deadLetter(
             Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
@@ -222,8 +242,11 @@ struct OutputSink: SessionEventSink {
     mutating func resolve(_ failure: DeliveryFailure, into tracker: DeliveryTracker) {
         guard failure.isPermanent else {
             metrics.countOutputRetried()
-            logger.warning("output not delivered; producing it again", metadata: [
-                "topic": "\(failure.topic)", "error": "\(failure.error.message)"])
+            logger.warning(
+                "output not delivered; producing it again",
+                metadata: [
+                    "topic": "\(failure.topic)", "error": "\(failure.error.message)",
+                ])
             do {
                 try producer.produce(
                     topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
@@ -238,7 +261,8 @@ struct OutputSink: SessionEventSink {
     }
 
     private mutating func refusedForGood(_ failure: DeliveryFailure, error: KafkaError, into tracker: DeliveryTracker) {
-        let origin = failure.origin
+        let origin =
+            failure.origin
             ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
         switch OutputKind(rawValue: failure.tag) ?? .output {
         case .output:

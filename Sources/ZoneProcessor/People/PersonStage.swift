@@ -70,8 +70,10 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
             properties: configuration.memberProperties(Self.lowRateFetching))
         if transactional {
             let id = configuration.transactionalID(role: "people")
-            producer = try KafkaProducer(configuration: configuration.kafka, properties: KafkaProducer.transactionalProperties(
-                id: id, timeoutMs: configuration.transactionTimeoutMs))
+            producer = try KafkaProducer(
+                configuration: configuration.kafka,
+                properties: KafkaProducer.transactionalProperties(
+                    id: id, timeoutMs: configuration.transactionTimeoutMs))
             do {
                 try producer.initTransactions()
                 try producer.beginTransaction()
@@ -120,8 +122,12 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
                 tables[partition] = try restorer.restore(partition: partition, timeoutMs: 300_000) { [self] in
                     !running.load(ordering: .acquiring)
                 }
-                logger.debug("person table restored", metadata: [
-                    "partition": .stringConvertible(partition), "persons": .stringConvertible(tables[partition]?.count ?? 0)])
+                logger.debug(
+                    "person table restored",
+                    metadata: [
+                        "partition": .stringConvertible(partition),
+                        "persons": .stringConvertible(tables[partition]?.count ?? 0),
+                    ])
             } catch {
                 // Stopping: the restores left are moot, and nothing went wrong.
                 guard running.load(ordering: .acquiring) else {
@@ -160,7 +166,9 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
             if let summary = log.count(workout) {
                 tables[partition]?[person] = log
                 changedLogs[partition, default: []].insert(person)
-                produce(topic: configuration.topics.personSummaries, key: person, value: writer.write(summary), origin: origin)
+                produce(
+                    topic: configuration.topics.personSummaries, key: person, value: writer.write(summary),
+                    origin: origin)
             }
         }
         nextOffsets[partition] = record.offset + 1
@@ -170,7 +178,8 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     private func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
         do {
             try producer.produce(
-                topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition, origin: origin)
+                topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition, origin: origin
+            )
         } catch {
             refused(topic: topic, error: error, origin: origin)
         }
@@ -181,17 +190,23 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
             rejection, topic: origin.topic, partition: origin.partition, offset: origin.offset, key: origin.key,
             value: origin.value)
         do {
-            try producer.produce(topic: configuration.topics.deadLetters, key: record.key, value: record.value, tracker: tracker)
+            try producer.produce(
+                topic: configuration.topics.deadLetters, key: record.key, value: record.value, tracker: tracker)
         } catch {
-            logger.error("dead letter refused; the record stays at its offset", metadata: [
-                "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
-                "offset": .stringConvertible(origin.offset), "error": "\(error.message)"])
+            logger.error(
+                "dead letter refused; the record stays at its offset",
+                metadata: [
+                    "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
+                    "offset": .stringConvertible(origin.offset), "error": "\(error.message)",
+                ])
         }
     }
 
     /// An output refused for good: its input is dead-lettered as `output_rejected`.
     private func refused(topic: String, error: KafkaError, origin: OutputOrigin) {
-        deadLetter(Rejection(.outputRejected, "\(topic) refused the record: \(error.message) (code \(error.code))"), origin: origin)
+        deadLetter(
+            Rejection(.outputRejected, "\(topic) refused the record: \(error.message) (code \(error.code))"),
+            origin: origin)
     }
 
     // MARK: Committing
@@ -213,7 +228,9 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     }
 
     private var offsets: [TopicPartition] {
-        nextOffsets.map { TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value) }
+        nextOffsets.map {
+            TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value)
+        }
     }
 
     private func produceChangedLogs() {
@@ -221,10 +238,12 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
             for person in persons {
                 guard let log = tables[partition]?[person] else { continue }
                 let origin = OutputOrigin(
-                    topic: configuration.topics.personChangelog, partition: partition, offset: -1, key: Array(person.utf8),
+                    topic: configuration.topics.personChangelog, partition: partition, offset: -1,
+                    key: Array(person.utf8),
                     value: nil)
                 produce(
-                    topic: configuration.topics.personChangelog, key: person, value: log.snapshot(), partition: partition,
+                    topic: configuration.topics.personChangelog, key: person, value: log.snapshot(),
+                    partition: partition,
                     origin: origin)
             }
         }

@@ -17,7 +17,9 @@ final class PersonTableRestorer {
     }
 
     /// The person logs of `partition`, read from its start to the end it had when the read began.
-    func restore(partition: Int32, timeoutMs: Int, isStopping: () -> Bool) throws(ProcessorError) -> [String: PersonTrainingLog] {
+    func restore(partition: Int32, timeoutMs: Int, isStopping: () -> Bool) throws(ProcessorError) -> [String:
+        PersonTrainingLog]
+    {
         var logs: [String: PersonTrainingLog] = [:]
         try reader.read(partition: partition, timeoutMs: timeoutMs, isStopping: isStopping) { record in
             apply(record, to: &logs)
@@ -34,15 +36,21 @@ final class PersonTableRestorer {
         do {
             let log = try PersonTrainingLog(snapshot: value)
             guard log.person == key else {
-                logger.error("person changelog record refused: its key is not its person", metadata: [
-                    "partition": .stringConvertible(record.partition), "offset": .stringConvertible(record.offset)])
+                logger.error(
+                    "person changelog record refused: its key is not its person",
+                    metadata: [
+                        "partition": .stringConvertible(record.partition), "offset": .stringConvertible(record.offset),
+                    ])
                 return
             }
             logs[key] = log
         } catch {
-            logger.error("person changelog record refused", metadata: [
-                "partition": .stringConvertible(record.partition), "offset": .stringConvertible(record.offset),
-                "error": "\(error)"])
+            logger.error(
+                "person changelog record refused",
+                metadata: [
+                    "partition": .stringConvertible(record.partition), "offset": .stringConvertible(record.offset),
+                    "error": "\(error)",
+                ])
         }
     }
 }

@@ -83,7 +83,9 @@ final class ChangelogReader {
             // In exactly-once mode a changelog is written in transactions: its last offsets
             // can be commit markers or aborted records, which are never delivered, so the last
             // record read can stay below the end. The consumer's position moves past them.
-            if consumed == 0 && next < high, let position = try consumer.positions([start]).first?.offset, position >= high {
+            if consumed == 0 && next < high, let position = try consumer.positions([start]).first?.offset,
+                position >= high
+            {
                 next = position
             }
         }
@@ -93,7 +95,9 @@ final class ChangelogReader {
     /// The partition's watermarks, asked again until `deadline` when the broker does not
     /// answer in time: a broker slow to answer (a loaded machine, a leader moving) is not a
     /// reason to stop the processor, and the read has its own deadline.
-    private func watermarks(_ partition: Int32, until deadline: Date, isStopping: () -> Bool) throws -> (low: Int64, high: Int64) {
+    private func watermarks(_ partition: Int32, until deadline: Date, isStopping: () -> Bool) throws -> (
+        low: Int64, high: Int64
+    ) {
         var attempts = 0
         while true {
             do {
@@ -101,12 +105,16 @@ final class ChangelogReader {
             } catch {
                 attempts += 1
                 if isStopping() {
-                    throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
+                    throw ProcessorError(
+                        .stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
                 }
                 guard Date() < deadline else { throw error }
                 if attempts == 1 {
-                    logger.warning("changelog watermarks not answered; asking again", metadata: [
-                        "topic": "\(topic)", "partition": .stringConvertible(partition), "error": "\(error)"])
+                    logger.warning(
+                        "changelog watermarks not answered; asking again",
+                        metadata: [
+                            "topic": "\(topic)", "partition": .stringConvertible(partition), "error": "\(error)",
+                        ])
                 }
                 Thread.sleep(forTimeInterval: 0.2)
             }

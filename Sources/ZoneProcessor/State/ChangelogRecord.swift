@@ -38,7 +38,9 @@ enum ChangelogRecord {
     }
 
     /// Reads one changelog record; throws on bytes this version did not write.
-    static func decode(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?) throws(SnapshotError) -> ChangelogRecord {
+    static func decode(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?) throws(SnapshotError)
+        -> ChangelogRecord
+    {
         guard let key else { throw SnapshotError("changelog record without a key") }
         let keyText = String(decoding: key, as: UTF8.self)
         guard let value else { return .removed(key: keyText) }
@@ -50,12 +52,17 @@ enum ChangelogRecord {
             // Restored under its key, a snapshot of another session would be a phantom one that
             // later finishes a workout no input ever started.
             guard session.id == keyText else {
-                throw SnapshotError("changelog key '\(keyText.prefix(128))' holds the snapshot of session '\(session.id)'")
+                throw SnapshotError(
+                    "changelog key '\(keyText.prefix(128))' holds the snapshot of session '\(session.id)'")
             }
             return .session(session, appliedThrough: appliedThrough)
         case finishedKind:
-            guard value.count == 17, keyText.hasPrefix(finishedPrefix) else { throw SnapshotError("malformed finished marker") }
-            return .finished(String(keyText.dropFirst(finishedPrefix.count)), wallMs: readInt64(value, at: 9), appliedThrough: appliedThrough)
+            guard value.count == 17, keyText.hasPrefix(finishedPrefix) else {
+                throw SnapshotError("malformed finished marker")
+            }
+            return .finished(
+                String(keyText.dropFirst(finishedPrefix.count)), wallMs: readInt64(value, at: 9),
+                appliedThrough: appliedThrough)
         case let kind:
             throw SnapshotError("unknown changelog record kind \(kind)")
         }
@@ -67,7 +74,9 @@ enum ChangelogRecord {
 
     private static func readInt64(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int64 {
         var value: Int64 = 0
-        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8]))
+        }
         return Int64(littleEndian: value)
     }
 }

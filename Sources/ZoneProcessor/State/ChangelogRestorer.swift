@@ -18,7 +18,8 @@ final class ChangelogRestorer {
     }
 
     init(configuration: ProcessorConfiguration, logger: Logger) throws(KafkaError) {
-        reader = try ChangelogReader(configuration: configuration, topic: configuration.topics.changelog, logger: logger, batchSize: 4096)
+        reader = try ChangelogReader(
+            configuration: configuration, topic: configuration.topics.changelog, logger: logger, batchSize: 4096)
         self.logger = logger
     }
 
@@ -35,8 +36,12 @@ final class ChangelogRestorer {
                 try Self.apply(try ChangelogRecord.decode(key: record.key, value: record.value), to: &restored)
             } catch {
                 restored.recordsRefused += 1
-                logger.error("changelog record refused", metadata: [
-                    "partition": .stringConvertible(partition), "offset": .stringConvertible(record.offset), "error": "\(error)"])
+                logger.error(
+                    "changelog record refused",
+                    metadata: [
+                        "partition": .stringConvertible(partition), "offset": .stringConvertible(record.offset),
+                        "error": "\(error)",
+                    ])
             }
         }
         return restored

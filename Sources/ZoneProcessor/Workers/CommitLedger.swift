@@ -44,7 +44,9 @@ struct CommitLedger {
             return .writeChangelog(epoch: index, epochs[index].changelog)
         }
         // Offsets, from the front, once the changelog is delivered.
-        guard let front = epochs.first, let written = front.changelogTracker, written.inFlight == 0 else { return .wait }
+        guard let front = epochs.first, let written = front.changelogTracker, written.inFlight == 0 else {
+            return .wait
+        }
         epochs.removeFirst()
         var lost = front.changelogRefused
         let failures = written.takeFailures()

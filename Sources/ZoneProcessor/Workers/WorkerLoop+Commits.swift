@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import ZoneKafka
-import ZoneEngine
 import Logging
+import ZoneEngine
+import ZoneKafka
 
 /// One commit interval's work on its way to being committed (at-least-once), in three steps
 /// kept by ``CommitLedger``: its outputs (zone changes, finished workouts, dead letters) all
@@ -58,8 +58,11 @@ extension WorkerLoop {
             advanceLedger()
             guard waiting, !ledger.isEmpty else { break }
             if WallClock.nowMs() > deadline {
-                context.logger.warning("outputs not delivered within 60 s; their offsets stay uncommitted", metadata: [
-                    "worker": .stringConvertible(worker.index), "epochs": .stringConvertible(ledger.epochs.count)])
+                context.logger.warning(
+                    "outputs not delivered within 60 s; their offsets stay uncommitted",
+                    metadata: [
+                        "worker": .stringConvertible(worker.index), "epochs": .stringConvertible(ledger.epochs.count),
+                    ])
                 break
             }
             Thread.sleep(forTimeInterval: 0.001)
@@ -85,8 +88,12 @@ extension WorkerLoop {
                 ledger.changelogProduced(epoch: epoch, tracker: tracker, refused: refused)
             case .commit(let offsets, let rewrite, let error):
                 if !rewrite.isEmpty {
-                    context.logger.error("changelog write failed; the partition's state is written again", metadata: [
-                        "partitions": .array(rewrite.sorted().map { .stringConvertible($0) }), "error": "\(error ?? "refused")"])
+                    context.logger.error(
+                        "changelog write failed; the partition's state is written again",
+                        metadata: [
+                            "partitions": .array(rewrite.sorted().map { .stringConvertible($0) }),
+                            "error": "\(error ?? "refused")",
+                        ])
                     for partition in rewrite where partitions[partition] != nil { changelogRewrites.insert(partition) }
                 }
                 unacknowledgedOffsets.merge(offsets) { max($0, $1) }
@@ -104,7 +111,8 @@ extension WorkerLoop {
         for write in writes {
             do {
                 try sink.producer.produce(
-                    topic: topic, key: Array(write.key.utf8), value: write.value, tracker: tracker, partition: write.partition)
+                    topic: topic, key: Array(write.key.utf8), value: write.value, tracker: tracker,
+                    partition: write.partition)
             } catch {
                 refused.insert(write.partition)
             }
@@ -137,8 +145,9 @@ extension WorkerLoop {
         var published = false
         for partition in Array(partitions.keys) {
             let rewrite = changelogRewrites.remove(partition) != nil
-            guard let changes = rewrite
-                ? partitions[partition]?.store.drainEverything() : partitions[partition]?.store.drainChanges(),
+            guard
+                let changes = rewrite
+                    ? partitions[partition]?.store.drainEverything() : partitions[partition]?.store.drainChanges(),
                 let state = partitions[partition]
             else { continue }
             published = updateLiveViews(changes, partition: partition) || published

@@ -13,7 +13,8 @@ extension WorkerLoop {
         let revision = context.directory.nextRevision()
         for (id, _) in changes.finished { liveViews[id] = nil }
         for session in changes.updated {
-            liveViews[session.id] = LiveSessionEntry(session, profiles: context.profiles, revision: revision, partition: partition)
+            liveViews[session.id] = LiveSessionEntry(
+                session, profiles: context.profiles, revision: revision, partition: partition)
         }
         return true
     }
@@ -25,7 +26,8 @@ extension WorkerLoop {
         if !sessions.isEmpty {
             let revision = context.directory.nextRevision()
             for session in sessions {
-                liveViews[session.id] = LiveSessionEntry(session, profiles: context.profiles, revision: revision, partition: partition)
+                liveViews[session.id] = LiveSessionEntry(
+                    session, profiles: context.profiles, revision: revision, partition: partition)
             }
             context.directory.publish(worker: worker.index, liveViews)
         }
@@ -43,6 +45,7 @@ extension WorkerLoop {
         }
         let handedOver = liveViews.values.filter { revoked.contains($0.partition) }
         liveViews = liveViews.filter { !revoked.contains($0.value.partition) }
-        context.directory.release(worker: worker.index, partitions: revoked, remaining: liveViews, handedOver: handedOver)
+        context.directory.release(
+            worker: worker.index, partitions: revoked, remaining: liveViews, handedOver: handedOver)
     }
 }

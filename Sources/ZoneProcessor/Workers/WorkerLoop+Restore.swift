@@ -1,7 +1,7 @@
 import Dispatch
-import ZoneKafka
-import ZoneEngine
 import Logging
+import ZoneEngine
+import ZoneKafka
 
 /// Restoring a newly assigned partition's sessions from the changelog, before its input.
 extension WorkerLoop {
@@ -18,7 +18,8 @@ extension WorkerLoop {
         var state = PartitionState(settings: context.configuration.engine, wallMs: WallClock.nowMs())
         let started = DispatchTime.now().uptimeNanoseconds
         do {
-            let restorer = try self.restorer ?? ChangelogRestorer(configuration: context.configuration, logger: context.logger)
+            let restorer =
+                try self.restorer ?? ChangelogRestorer(configuration: context.configuration, logger: context.logger)
             self.restorer = restorer
             let restored = try restorer.restore(partition: partition, isStopping: context.isStopping)
             for (id, entry) in restored.sessions {
@@ -37,12 +38,18 @@ extension WorkerLoop {
             context.budget.add(restored.sessions.count)
             let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
             context.metrics.countRestore(
-                sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000), refused: restored.recordsRefused)
+                sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000), refused: restored.recordsRefused
+            )
             if restored.recordsRead > 0 {
-                context.logger.info("partition restored", metadata: [
-                    "partition": .stringConvertible(partition), "sessions": .stringConvertible(restored.sessions.count),
-                    "finished": .stringConvertible(restored.finished.count), "records": .stringConvertible(restored.recordsRead),
-                    "ms": .stringConvertible(Int(elapsedMs))])
+                context.logger.info(
+                    "partition restored",
+                    metadata: [
+                        "partition": .stringConvertible(partition),
+                        "sessions": .stringConvertible(restored.sessions.count),
+                        "finished": .stringConvertible(restored.finished.count),
+                        "records": .stringConvertible(restored.recordsRead),
+                        "ms": .stringConvertible(Int(elapsedMs)),
+                    ])
             }
             return state
         } catch {

@@ -7,7 +7,8 @@ extension WorkerLoop {
     static func transactionalProducer(worker: Int, context: WorkerContext) throws -> KafkaProducer {
         let id = context.configuration.transactionalID(role: "w\(worker)")
         let producer = try KafkaProducer(
-            configuration: context.configuration.kafka, properties: KafkaProducer.transactionalProperties(
+            configuration: context.configuration.kafka,
+            properties: KafkaProducer.transactionalProperties(
                 id: id, timeoutMs: context.configuration.transactionTimeoutMs))
         try producer.initTransactions()
         try producer.beginTransaction()

@@ -2,10 +2,10 @@ import CoreMetrics
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
-import Synchronization
 
 /// The state and loop of one worker thread. Lives on that thread's stack only.
 struct WorkerLoop {
@@ -180,7 +180,9 @@ struct WorkerLoop {
         context.metrics.countRecords(recordsCounted, samples: samplesCounted)
         if sink.zoneChangeCount > 0 { context.metrics.countZoneChanges(sink.zoneChangeCount) }
         for partition in Array(partitions.keys) {
-            if let quality = partitions[partition]?.store.takeSampleQuality() { context.metrics.countSampleQuality(quality) }
+            if let quality = partitions[partition]?.store.takeSampleQuality() {
+                context.metrics.countSampleQuality(quality)
+            }
         }
         recordsCounted = 0
         samplesCounted = 0
@@ -193,8 +195,9 @@ struct WorkerLoop {
         for partition in Array(partitions.keys) {
             let caughtUp = isCaughtUp(partition)
             let graceMs = stallGraceMs
-            guard partitions[partition]?.idleClock.advance(
-                to: now, caughtUp: caughtUp, stallMs: Self.stallMs, graceMs: graceMs) == true,
+            guard
+                partitions[partition]?.idleClock.advance(
+                    to: now, caughtUp: caughtUp, stallMs: Self.stallMs, graceMs: graceMs) == true,
                 let time = partitions[partition]?.idleClock.time(at: now)
             else { continue }
             sink.beginWithoutRecord(partition: partition)
@@ -235,7 +238,8 @@ struct WorkerLoop {
         guard !failed else { return }
         failed = true
         let error = error.on(worker: worker.index)
-        context.logger.error("worker stopping", metadata: ["worker": .stringConvertible(worker.index), "error": "\(error)"])
+        context.logger.error(
+            "worker stopping", metadata: ["worker": .stringConvertible(worker.index), "error": "\(error)"])
         context.onFatal(error)
     }
 }

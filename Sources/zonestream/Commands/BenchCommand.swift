@@ -12,22 +12,32 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
     @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32
-    @Option(help: "Brokers of the embedded cluster (a client reads each broker on a thread of its own).") var brokers = 3
+    @Option(help: "Brokers of the embedded cluster (a client reads each broker on a thread of its own).") var brokers =
+        3
     @Option(help: "ZoneStream worker threads.") var workers = 2
     @Option(help: "Sample rate of the latency run.") var latencyRate = 100_000
     @Option(help: "Length of the latency run in seconds.") var latencySeconds = 10
-    @Option(help: "When the latency run's sessions cross zones: spread (each at its own moment, as in a class) or burst (all in the same 10 ms, every 100 ms).")
+    @Option(
+        help:
+            "When the latency run's sessions cross zones: spread (each at its own moment, as in a class) or burst (all in the same 10 ms, every 100 ms)."
+    )
     var latencyTraffic = LatencyTraffic.spread
-    @Option(help: "Partitions of the latency run's topics (the mock broker's cost per fetch grows with partitions; benchmarks/README.md).")
+    @Option(
+        help:
+            "Partitions of the latency run's topics (the mock broker's cost per fetch grows with partitions; benchmarks/README.md)."
+    )
     var latencyPartitions = Benchmark.defaultLatencyPartitions
     @Option(help: "Where to write bench.json and bench.svg.") var output = "benchmarks/results"
-    @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke = false
-    @Option(help: """
-        Benchmark on this Kafka cluster instead of an embedded broker. The run creates its own \
-        topics (bench-<time>-<contract name>) and leaves them.
-        """)
+    @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var smoke =
+        false
+    @Option(
+        help: """
+            Benchmark on this Kafka cluster instead of an embedded broker. The run creates its own \
+            topics (bench-<time>-<contract name>) and leaves them.
+            """)
     var bootstrapServers: String?
-    @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer: String?
+    @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer:
+        String?
 
     func validate() throws {
         try requireOption("--records", records, in: 1...100_000_000)
@@ -38,7 +48,8 @@ struct BenchCommand: ParsableCommand {
         try requireOption("--latency-partitions", latencyPartitions, in: 1...64)
         try BrokerCommand.validate(brokers: brokers)
         if let peer, !Benchmark.knownPeers.contains(peer) {
-            throw ValidationError("--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
+            throw ValidationError(
+                "--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
         }
     }
 
@@ -46,7 +57,8 @@ struct BenchCommand: ParsableCommand {
         let logger = Logs.bootstrap(level: "warning")
         var benchmark = Benchmark(
             records: records, partitions: partitions, brokers: brokers, workers: workers, latencyRate: latencyRate,
-            latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers, peer: peer)
+            latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers, peer: peer
+        )
         benchmark.latencyTraffic = latencyTraffic
         benchmark.latencyPartitions = latencyPartitions
         try benchmark.run(logger: logger)

@@ -11,9 +11,11 @@ struct BoardBenchCommand: ParsableCommand {
     @Option(help: "Members in class (live sessions), from the load generator.") var sessions = 10_000
     @Option(help: "Boards opened at once, in each wave.") var clients = 200
     @Option(help: "Waves of boards, one after another.") var waves = 3
-    @Option(help: "Where to write board.json (bench's own --output is read before this command).") var resultsDirectory = "benchmarks/results"
+    @Option(help: "Where to write board.json (bench's own --output is read before this command).")
+    var resultsDirectory = "benchmarks/results"
     @Option(help: "Give a wave up after this many seconds.") var timeoutS = 60
-    @Option(help: "The processor's http.board_max_sessions (the most tiles one board is sent).") var boardMaxSessions = 2000
+    @Option(help: "The processor's http.board_max_sessions (the most tiles one board is sent).") var boardMaxSessions =
+        2000
     @Option(help: "Run this zonestream build as the processor (to measure an earlier version the same way).")
     var processorExecutable: String?
 

@@ -1,8 +1,8 @@
 import ArgumentParser
+import Foundation
+import Logging
 import ServiceLifecycle
 import UnixSignals
-import Logging
-import Foundation
 import ZoneKafka
 import ZoneProcessor
 
@@ -50,7 +50,8 @@ struct BrokerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let cluster = try EmbeddedBroker.start(brokers: brokers, partitions: partitions,
+        let cluster = try EmbeddedBroker.start(
+            brokers: brokers, partitions: partitions,
             extraTopics: try Self.extraTopics(extraTopics, partitions: partitions))
         FileHandle.standardOutput.write(Data((cluster.bootstrapServers + "\n").utf8))
         if let bootstrapFile {
@@ -127,7 +128,9 @@ enum EmbeddedBroker {
     /// The contract's and the processor's own topics, by their default names.
     static let topics = Topics().all
 
-    static func start(brokers: Int, partitions: Int, extraTopics: [(name: String, partitions: Int)] = []) throws -> MockCluster {
+    static func start(brokers: Int, partitions: Int, extraTopics: [(name: String, partitions: Int)] = []) throws
+        -> MockCluster
+    {
         let cluster = try MockCluster(brokers: brokers)
         for topic in topics { try cluster.createTopic(topic, partitions: partitions) }
         for topic in extraTopics { try cluster.createTopic(topic.name, partitions: topic.partitions) }

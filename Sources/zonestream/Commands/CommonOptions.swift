@@ -17,7 +17,9 @@ struct SettingsOptions: ParsableArguments {
     func load() throws -> SettingsLoader {
         var overrides = overrides
         if let bootstrapServers { overrides.append("kafka.bootstrap_servers=\(bootstrapServers)") }
-        let file = config ?? (FileManager.default.fileExists(atPath: "config/zonestream.yaml") ? "config/zonestream.yaml" : nil)
+        let file =
+            config
+            ?? (FileManager.default.fileExists(atPath: "config/zonestream.yaml") ? "config/zonestream.yaml" : nil)
         return try SettingsLoader(file: file, environment: ProcessInfo.processInfo.environment, overrides: overrides)
     }
 }

@@ -35,14 +35,16 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = Logs.bootstrap(level: "warning")
         let cluster = try EmbeddedBroker.start(brokers: 1, partitions: 4)
         let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-demo")
-        print("ZoneStream demo: embedded broker at \(cluster.bootstrapServers), \(members) members, \(seconds) s class\n")
+        print(
+            "ZoneStream demo: embedded broker at \(cluster.bootstrapServers), \(members) members, \(seconds) s class\n")
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.commitIntervalMs = 500
         configuration.createTopicPartitions = 0  // the embedded broker has its topics
         configuration.publishesLiveSessions = httpPort >= 0
         let registry = PrometheusCollectorRegistry()
         let processor = ZoneProcessor(
-            configuration: configuration, logger: logger, metricsFactory: MetricsExposition.makeFactory(registry: registry))
+            configuration: configuration, logger: logger,
+            metricsFactory: MetricsExposition.makeFactory(registry: registry))
         let gymClass = GymClassService(
             kafka: kafka, processor: processor, logger: logger, members: members, seconds: seconds, tickMs: tickMs,
             seed: seed)
@@ -65,8 +67,9 @@ struct DemoCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
-                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
-                          failureTerminationBehavior: .gracefullyShutdownGroup)
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -91,7 +94,8 @@ struct GymClassService: Service {
             startMs: Int64(Date().timeIntervalSince1970 * 1000) - Int64(seconds) * 1000)
         let producer = try KafkaProducer(configuration: kafka)
         for record in gym.profiles(topic: "zone-profiles") {
-            try producer.produce(topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
+            try producer.produce(
+                topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
         }
         try producer.flush(timeoutMs: 10_000)
         let board = try OutputBoard(kafka: kafka, logger: logger)
@@ -104,7 +108,8 @@ struct GymClassService: Service {
         for second in 0...seconds {
             guard !Task.isShuttingDownGracefully else { return }
             for record in gym.events(at: second, topic: "workout-events") {
-                try producer.produce(topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
+                try producer.produce(
+                    topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
             }
             producer.pollDeliveryReports(timeoutMs: 0)
             if second > 0 && second % 60 == 0 {
@@ -120,9 +125,10 @@ struct GymClassService: Service {
             try await Task.sleep(for: .milliseconds(100))
         }
         print(board.finishedReport())
-        print("zone changes: \(board.zoneChangeCount), finished workouts: \(board.finishedCount) of \(members), "
-            + "samples processed: \(processor.metrics.samplesIn.load(ordering: .relaxed)), "
-            + "dead letters: \(processor.metrics.deadLetters.load(ordering: .relaxed))")
+        print(
+            "zone changes: \(board.zoneChangeCount), finished workouts: \(board.finishedCount) of \(members), "
+                + "samples processed: \(processor.metrics.samplesIn.load(ordering: .relaxed)), "
+                + "dead letters: \(processor.metrics.deadLetters.load(ordering: .relaxed))")
         guard board.finishedCount == members else {
             throw SettingsError(description: "only \(board.finishedCount) of \(members) workouts finished")
         }

@@ -14,7 +14,8 @@ extension LatencyClients: ExpressibleByArgument {}
 struct LatencyBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "latency",
-        abstract: "Measure sample-to-zone-change latency alone, at a fixed rate, on an embedded broker or a Kafka cluster.")
+        abstract:
+            "Measure sample-to-zone-change latency alone, at a fixed rate, on an embedded broker or a Kafka cluster.")
 
     @Option(help: "Samples per second.") var rate = 100_000
     @Option(help: "Length of each run in seconds.") var seconds = 10
@@ -22,18 +23,29 @@ struct LatencyBenchCommand: ParsableCommand {
     @Option(help: "Partitions of each topic.") var topicPartitions = Benchmark.defaultLatencyPartitions
     @Option(help: "ZoneStream worker threads.") var workerThreads = 2
     @Option(help: "Brokers of the embedded cluster.") var brokers = 3
-    @Option(help: "When the sessions cross zones: spread (each at its own moment, as in a class) or burst (all in the same 10 ms, every 100 ms).")
+    @Option(
+        help:
+            "When the sessions cross zones: spread (each at its own moment, as in a class) or burst (all in the same 10 ms, every 100 ms)."
+    )
     var traffic = LatencyTraffic.spread
     @Option(help: "ZoneStream's commit_interval_ms (how often a worker seals an epoch and writes its changelog).")
     var commitIntervalMs = 1000
-    @Option(help: "What each run measures: both (ZoneStream and the floor, alternated), zonestream or floor (each then alone on its broker).")
+    @Option(
+        help:
+            "What each run measures: both (ZoneStream and the floor, alternated), zonestream or floor (each then alone on its broker)."
+    )
     var clients = LatencyClients.both
-    @Option(help: "Bytes the floor pads its outputs to when it runs without ZoneStream (ZoneStream's mean zone change, which its run prints); needed with --clients floor.")
+    @Option(
+        help:
+            "Bytes the floor pads its outputs to when it runs without ZoneStream (ZoneStream's mean zone change, which its run prints); needed with --clients floor."
+    )
     var floorOutputBytes: Int?
     /// `bench`'s own `--bootstrap-servers` (it may follow `latency` too): the runs then create
     /// topics of their own on that cluster instead of starting an embedded mock.
     @ParentCommand var bench: BenchCommand
-    @Option(name: .customLong("kafka-property"), help: "KEY=VALUE: a librdkafka property for ZoneStream's clients (repeatable).")
+    @Option(
+        name: .customLong("kafka-property"),
+        help: "KEY=VALUE: a librdkafka property for ZoneStream's clients (repeatable).")
     var kafkaProperties: [String] = []
 
     func validate() throws {
@@ -46,7 +58,9 @@ struct LatencyBenchCommand: ParsableCommand {
         try requireOption("--commit-interval-ms", commitIntervalMs, in: 10...600_000)
         if let floorOutputBytes { try requireOption("--floor-output-bytes", floorOutputBytes, in: 1...1_000_000) }
         if clients == .floor && floorOutputBytes == nil {
-            throw ValidationError("--clients floor needs --floor-output-bytes (the size of ZoneStream's zone changes, which its run prints)")
+            throw ValidationError(
+                "--clients floor needs --floor-output-bytes (the size of ZoneStream's zone changes, which its run prints)"
+            )
         }
         for property in kafkaProperties where !property.contains("=") {
             throw ValidationError("--kafka-property '\(property)': expected KEY=VALUE")

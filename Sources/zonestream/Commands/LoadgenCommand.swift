@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import UnixSignals
 import ServiceLifecycle
+import UnixSignals
 import ZoneEngine
 import ZoneKafka
 import ZoneSimulation
@@ -20,10 +20,11 @@ struct LoadgenCommand: AsyncParsableCommand {
     @Option(help: "Classes run one after another (new session ids each).") var waves = 1
     @Option(help: "Target records per second (0: flat out).") var rate = 0
     @Option(help: "Stop after this many real seconds (0: no limit); open sessions are ended.") var durationS = 0
-    @Option(help: """
-        Spread the classes over this many UTC days, the same members in each, so person \
-        summaries have history (one class a day at least: --waves grows to --days).
-        """)
+    @Option(
+        help: """
+            Spread the classes over this many UTC days, the same members in each, so person \
+            summaries have history (one class a day at least: --waves grows to --days).
+            """)
     var days = 1
     @Option(help: "Simulated start of the first class, ms since the epoch (default: now, or --days - 1 days ago).")
     var startTs: Int64?
@@ -41,11 +42,12 @@ struct LoadgenCommand: AsyncParsableCommand {
     var check = false
     @Option(help: "How long --check waits for results.") var checkTimeoutS = 120
     @Option(help: "Give up when no broker answers within this many seconds.") var connectTimeoutS = 15
-    @Flag(help: """
-        With --check, for processing_guarantee exactly_once: any repeated output fails the check, \
-        the outputs are read to the end of every partition, and the records of aborted \
-        transactions (seen only by a read_uncommitted reader) are counted.
-        """)
+    @Flag(
+        help: """
+            With --check, for processing_guarantee exactly_once: any repeated output fails the check, \
+            the outputs are read to the end of every partition, and the records of aborted \
+            transactions (seen only by a read_uncommitted reader) are counted.
+            """)
     var exactlyOnce = false
     @Option(help: "Write the expected finished workouts (JSON lines) to this file.") var expectFile: String?
 
@@ -59,8 +61,9 @@ struct LoadgenCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: generator, successTerminationBehavior: .gracefullyShutdownGroup,
-                          failureTerminationBehavior: .gracefullyShutdownGroup)
+                    .init(
+                        service: generator, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -73,7 +76,10 @@ struct LoadgenCommand: AsyncParsableCommand {
         do {
             _ = try TopicAdmin.existingTopics(using: producer, timeoutMs: Int32(clamping: connectTimeoutS * 1000))
         } catch {
-            throw SettingsError(description: "loadgen: no Kafka broker answered at \(bootstrapServers) within \(connectTimeoutS) s (\(error.message)); is it running? (--connect-timeout-s)")
+            throw SettingsError(
+                description:
+                    "loadgen: no Kafka broker answered at \(bootstrapServers) within \(connectTimeoutS) s (\(error.message)); is it running? (--connect-timeout-s)"
+            )
         }
         var oracle = LoadOracle(settings: EngineSettings(maxGapMs: maxGapMs))
         var sent = 0
@@ -84,14 +90,16 @@ struct LoadgenCommand: AsyncParsableCommand {
         let tracker = DeliveryTracker()
 
         func send(_ record: GymClass.Record) throws {
-            try producer.produce(topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: tracker)
+            try producer.produce(
+                topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: tracker)
             sent += 1
             if record.value.hasPrefix("{\"type\":\"sample") { samples += 1 }
         }
 
         let schedule = ClassSchedule(
             classes: days > 1 ? max(waves, days) : waves, days: days, classSeconds: sessionSeconds,
-            firstStartMs: startTs ?? ClassSchedule.defaultStart(days: days, nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
+            firstStartMs: startTs
+                ?? ClassSchedule.defaultStart(days: days, nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
         wavesLoop: for wave in 0..<schedule.classes {
             let plan = trafficPlan(wave: wave, schedule: schedule)
             var generator = LoadGenerator(plan: plan)
@@ -113,7 +121,8 @@ struct LoadgenCommand: AsyncParsableCommand {
                     let ts = plan.startMs + Int64(second) * 1000
                     for member in 0..<members {
                         let key = "\(plan.sessionPrefix)-\(member)"
-                        let record = GymClass.Record(topic: "workout-events", key: key,
+                        let record = GymClass.Record(
+                            topic: "workout-events", key: key,
                             value: "{\"type\":\"session_end\",\"session\":\"\(key)\",\"ts\":\(ts)}")
                         try send(record)
                         oracle.event(key: record.key, value: record.value)
@@ -136,12 +145,18 @@ struct LoadgenCommand: AsyncParsableCommand {
                     lastProgress = Date()
                     let elapsed = lastProgress.timeIntervalSince(started)
                     // Done: the share of the simulated class time sent, or of --duration-s.
-                    var done = Double(wave * sessionSeconds + second) / Double(max(1, schedule.classes * sessionSeconds))
+                    var done =
+                        Double(wave * sessionSeconds + second) / Double(max(1, schedule.classes * sessionSeconds))
                     if durationS > 0 { done = max(done, elapsed / Double(durationS)) }
                     let remaining = done > 0 ? elapsed * (1 - min(done, 1)) / done : 0
-                    FileHandle.standardError.write(Data(String(
-                        format: "loadgen: %d records (%d samples) in %.1f s, %.0f records/s; wave %d of %d, %.0f%% done, about %.0f s left\n",
-                        sent, samples, elapsed, Double(sent) / elapsed, wave + 1, schedule.classes, min(done, 1) * 100, remaining).utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            String(
+                                format:
+                                    "loadgen: %d records (%d samples) in %.1f s, %.0f records/s; wave %d of %d, %.0f%% done, about %.0f s left\n",
+                                sent, samples, elapsed, Double(sent) / elapsed, wave + 1, schedule.classes,
+                                min(done, 1) * 100, remaining
+                            ).utf8))
                 }
             }
         }
@@ -153,12 +168,18 @@ struct LoadgenCommand: AsyncParsableCommand {
             let reasons = Set(failures.map { "\($0.error)" }).sorted().prefix(3)
             print("loadgen: \(failures.count) records not delivered: \(reasons.joined(separator: "; "))")
         }
-        print(String(format: "loadgen: sent %d records (%d samples) in %.2f s (%.0f records/s); delivered %d, failed %d; %d workouts expected%@",
-            sent, samples, elapsed, Double(sent) / max(elapsed, 0.001), tracker.deliveredCount, tracker.failedCount,
-            expected.count, stop.isRaised ? " (stopped by a signal)" : stoppedEarly ? " (stopped at the time limit)" : ""))
+        print(
+            String(
+                format:
+                    "loadgen: sent %d records (%d samples) in %.2f s (%.0f records/s); delivered %d, failed %d; %d workouts expected%@",
+                sent, samples, elapsed, Double(sent) / max(elapsed, 0.001), tracker.deliveredCount, tracker.failedCount,
+                expected.count,
+                stop.isRaised ? " (stopped by a signal)" : stoppedEarly ? " (stopped at the time limit)" : ""))
         if let expectFile {
             let lines = try expected.keys.sorted().map { key in
-                String(decoding: try JSONSerialization.data(withJSONObject: expected[key]!, options: [.sortedKeys]), as: UTF8.self)
+                String(
+                    decoding: try JSONSerialization.data(withJSONObject: expected[key]!, options: [.sortedKeys]),
+                    as: UTF8.self)
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: expectFile, atomically: true, encoding: .utf8)
         }
@@ -235,9 +256,12 @@ struct LoadgenCommand: AsyncParsableCommand {
             let everything = try OutputReader(kafka: kafka, logger: logger, isolation: "read_uncommitted")
             defer { everything.close() }
             var uncommitted = 0
-            _ = everything.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS))) { _ in uncommitted += 1 }
+            _ = everything.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS))) { _ in
+                uncommitted += 1
+            }
             let committed = reader.recordsRead
-            aborted = "; exactly-once: \(committed) records read committed, \(uncommitted) read uncommitted "
+            aborted =
+                "; exactly-once: \(committed) records read committed, \(uncommitted) read uncommitted "
                 + "(\(max(0, uncommitted - committed)) in aborted transactions, hidden)"
                 + (complete ? "" : ", end of the topics not reached")
         }

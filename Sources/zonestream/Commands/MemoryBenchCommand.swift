@@ -14,16 +14,23 @@ struct MemoryBenchCommand: ParsableCommand {
     @Option(help: "Runs, each with a fresh processor on topics of its own.") var runs = 1
     @Option(help: "Run this zonestream build as the processor (to measure an earlier version the same way).")
     var processorExecutable: String?
-    @Option(name: .customLong("set"), help: "A setting for the processor, KEY=VALUE as `run --set` takes it (repeatable).")
+    @Option(
+        name: .customLong("set"), help: "A setting for the processor, KEY=VALUE as `run --set` takes it (repeatable).")
     var settings: [String] = []
 
-    var sessionCounts: [Int] { sessions.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+    var sessionCounts: [Int] {
+        sessions.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
 
     func validate() throws {
         let counts = sessionCounts
-        guard !counts.isEmpty, counts.count == sessions.split(separator: ",").count, counts.allSatisfy({ (1...1_000_000).contains($0) }),
+        guard !counts.isEmpty, counts.count == sessions.split(separator: ",").count,
+            counts.allSatisfy({ (1...1_000_000).contains($0) }),
             zip(counts, counts.dropFirst()).allSatisfy({ $0 < $1 })
-        else { throw ValidationError("--sessions must be increasing counts of 1 to 1000000, comma-separated (got '\(sessions)')") }
+        else {
+            throw ValidationError(
+                "--sessions must be increasing counts of 1 to 1000000, comma-separated (got '\(sessions)')")
+        }
         try requireOption("--worker-threads", workerThreads, in: 1...64)
         try requireOption("--runs", runs, in: 1...20)
         for setting in settings where !setting.contains("=") {

@@ -97,11 +97,17 @@ final class OutputBoard: Sendable {
             for session in members {
                 let zones = state.zones[session] ?? [:]
                 func cell(_ quantity: String, _ label: String) -> String {
-                    guard let entry = zones[quantity] else { return "".padding(toLength: 16, withPad: " ", startingAt: 0) }
-                    let bar = String(repeating: "▮", count: entry.zone) + String(repeating: "·", count: entry.count - entry.zone)
+                    guard let entry = zones[quantity] else {
+                        return "".padding(toLength: 16, withPad: " ", startingAt: 0)
+                    }
+                    let bar =
+                        String(repeating: "▮", count: entry.zone)
+                        + String(repeating: "·", count: entry.count - entry.zone)
                     return "\(label) z\(entry.zone) \(bar)".padding(toLength: 16, withPad: " ", startingAt: 0)
                 }
-                lines.append("  \(session.padding(toLength: 10, withPad: " ", startingAt: 0)) \(cell("heart_rate", "HR"))  \(cell("cycling_power", "PWR"))")
+                lines.append(
+                    "  \(session.padding(toLength: 10, withPad: " ", startingAt: 0)) \(cell("heart_rate", "HR"))  \(cell("cycling_power", "PWR"))"
+                )
             }
             return lines.joined(separator: "\n") + "\n"
         }
@@ -110,8 +116,12 @@ final class OutputBoard: Sendable {
     func finishedReport() -> String {
         state.withLockedValue { state in
             var lines = ["— finished workouts (minutes per zone) —"]
-            for (session, workout) in state.finished.sorted(by: { $0.key.localizedStandardCompare($1.key) == .orderedAscending }) {
-                lines.append("\(session) \(workout.person), \(workout.activity), \(workout.durationS) s, paused \(workout.pausedS) s")
+            for (session, workout) in state.finished.sorted(by: {
+                $0.key.localizedStandardCompare($1.key) == .orderedAscending
+            }) {
+                lines.append(
+                    "\(session) \(workout.person), \(workout.activity), \(workout.durationS) s, paused \(workout.pausedS) s"
+                )
                 for group in workout.groups {
                     lines.append("  \(group.quantity) (\(group.source))")
                     for (index, ms) in group.durationsMs.enumerated() {
@@ -119,7 +129,9 @@ final class OutputBoard: Sendable {
                         lines.append("    z\(index + 1) \(String(format: "%5.1f", Double(ms) / 60000)) min \(bar)")
                     }
                 }
-                if !workout.activities.isEmpty { lines.append("  activities: " + workout.activities.joined(separator: ", ")) }
+                if !workout.activities.isEmpty {
+                    lines.append("  activities: " + workout.activities.joined(separator: ", "))
+                }
             }
             return lines.joined(separator: "\n") + "\n"
         }

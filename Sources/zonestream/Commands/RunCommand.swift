@@ -4,10 +4,10 @@ import Hummingbird
 import Logging
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 import ZoneHTTP
 import ZoneKafka
 import ZoneProcessor
-import UnixSignals
 
 /// `zonestream run`: the processor, and beside it the operator's HTTP endpoint, as services of
 /// one swift-service-lifecycle group: SIGTERM or SIGINT stops the processor first (it drains,
@@ -38,7 +38,8 @@ struct RunCommand: AsyncParsableCommand {
         // Every setting is checked here, before anything starts.
         let loader = try options.load()
         if printConfig { return print(loader.printout) }
-        var configuration = try loader.processorConfiguration(bootstrapServers: loader.string("kafka.bootstrap_servers"))
+        var configuration = try loader.processorConfiguration(
+            bootstrapServers: loader.string("kafka.bootstrap_servers"))
         let httpEnabled = loader.boolean("http.enabled")
         if httpEnabled {
             try HTTPExposure.check(
@@ -47,22 +48,26 @@ struct RunCommand: AsyncParsableCommand {
             try PortCheck.requireFree(host: loader.string("http.host"), port: loader.integer("http.port"))
         }
 
-        let logger = Logs.bootstrap(level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
+        let logger = Logs.bootstrap(
+            level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
         var embedded: MockCluster?
         if configuration.kafka.bootstrapServers.isEmpty {
             let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
             configuration.kafka.bootstrapServers = cluster.bootstrapServers
             embedded = cluster
-            logger.info("no Kafka configured: embedded broker started", metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
+            logger.info(
+                "no Kafka configured: embedded broker started", metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
             // The embedded broker has every topic already and does not answer CreateTopics.
             configuration.createTopicPartitions = 0
         }
 
-        logger.info("starting", metadata: ["version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)"])
+        logger.info(
+            "starting", metadata: ["version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)"])
         let registry = PrometheusCollectorRegistry()
         MetricsExposition.registerBuildInfo(ZoneStreamVersion.labels, in: registry)
         let processor = ZoneProcessor(
-            configuration: configuration, logger: logger, metricsFactory: MetricsExposition.makeFactory(registry: registry))
+            configuration: configuration, logger: logger,
+            metricsFactory: MetricsExposition.makeFactory(registry: registry))
         var services: [any Service] = []
         if httpEnabled {
             services.append(httpServer(loader: loader, processor: processor, registry: registry, logger: logger))
@@ -71,15 +76,17 @@ struct RunCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map {
-                    .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
-                          failureTerminationBehavior: .gracefullyShutdownGroup)
+                    .init(
+                        service: $0, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
-        } catch where "\(error)".contains("bind(") {
-            throw SettingsError(description: PortCheck.bindFailure(
-                host: loader.string("http.host"), port: loader.integer("http.port"), error: "\(error)"))
+        } catch  where "\(error)".contains("bind(") {
+            throw SettingsError(
+                description: PortCheck.bindFailure(
+                    host: loader.string("http.host"), port: loader.integer("http.port"), error: "\(error)"))
         }
         withExtendedLifetime(embedded) {}
     }
@@ -92,9 +99,11 @@ struct RunCommand: AsyncParsableCommand {
             host: loader.string("http.host"), port: loader.integer("http.port"),
             board: BoardSettings(
                 updateInterval: .milliseconds(loader.integer("http.board_interval_ms")),
-                maxSessions: loader.integer("http.board_max_sessions"), maxClients: loader.integer("http.max_board_clients")),
+                maxSessions: loader.integer("http.board_max_sessions"),
+                maxClients: loader.integer("http.max_board_clients")),
             limits: EndpointLimits(
-                headerTimeoutMs: loader.integer("http.header_timeout_ms"), idleTimeoutSeconds: loader.integer("http.idle_timeout_s"),
+                headerTimeoutMs: loader.integer("http.header_timeout_ms"),
+                idleTimeoutSeconds: loader.integer("http.idle_timeout_s"),
                 maxConnections: loader.integer("http.max_connections")),
             accessToken: token.isEmpty ? nil : token)
         return OperatorServer.service(processor: processor, registry: registry, settings: settings, logger: logger)

@@ -16,15 +16,18 @@ struct ZoneStreamVersion {
 
     /// The labels of `zonestream_build_info`.
     static var labels: [(String, String)] {
-        [("version", release), ("commit", commit), ("swift", GeneratedBuildInfo.swiftVersion),
-         ("librdkafka", Librdkafka.version), ("jansson", Jansson.version)]
+        [
+            ("version", release), ("commit", commit), ("swift", GeneratedBuildInfo.swiftVersion),
+            ("librdkafka", Librdkafka.version), ("jansson", Jansson.version),
+        ]
     }
 }
 
 /// `zonestream version`: the version, the commit, the Swift compiler and the C libraries.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "version", abstract: "Print ZoneStream's version, git commit, and the Swift and librdkafka versions.")
+        commandName: "version",
+        abstract: "Print ZoneStream's version, git commit, and the Swift and librdkafka versions.")
 
     func run() {
         for (name, value) in ZoneStreamVersion.labels { print("\(name): \(value)") }

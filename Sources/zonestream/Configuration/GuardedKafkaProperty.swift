@@ -39,7 +39,8 @@ struct GuardedKafkaProperty {
             guard let value = properties[guarded.name] else { continue }
             let normalized = value.trimmingCharacters(in: .whitespaces).lowercased()
             if guarded.allowed.contains(normalized) { continue }
-            return "librdkafka property '\(guarded.name)' = '\(value)'\(source(guarded.name)) is refused: \(guarded.instead)"
+            return
+                "librdkafka property '\(guarded.name)' = '\(value)'\(source(guarded.name)) is refused: \(guarded.instead)"
         }
         return nil
     }

@@ -7,11 +7,12 @@ enum HTTPExposure {
     /// Refuses a bind beyond loopback without `http.token` unless `http.trusted_network`.
     static func check(host: String, token: String, trustedNetwork: Bool) throws {
         guard !isLoopback(host), token.isEmpty, !trustedNetwork else { return }
-        throw SettingsError(description: """
-            http.host '\(host)' is reachable beyond this machine, and the endpoint shows members' heart rates: \
-            set http.token (clients send it as Authorization: Bearer, a wall screen as /board?token=), \
-            or set http.trusted_network=true if every client that can reach the port may read them
-            """)
+        throw SettingsError(
+            description: """
+                http.host '\(host)' is reachable beyond this machine, and the endpoint shows members' heart rates: \
+                set http.token (clients send it as Authorization: Bearer, a wall screen as /board?token=), \
+                or set http.trusted_network=true if every client that can reach the port may read them
+                """)
     }
 
     /// `localhost`, an IPv4 address in 127.0.0.0/8, or `::1`.

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Checks, before anything starts, that the HTTP endpoint's address can be bound, so a busy
 /// port is refused with a message naming the address, the port and the setting to change.
@@ -13,7 +14,9 @@ enum PortCheck {
         hints.ai_flags = AI_PASSIVE
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let address = result else {
-            throw SettingsError(description: "cannot resolve http.host '\(host)'; set http.host to an address of this machine (e.g. 127.0.0.1)")
+            throw SettingsError(
+                description:
+                    "cannot resolve http.host '\(host)'; set http.host to an address of this machine (e.g. 127.0.0.1)")
         }
         defer { freeaddrinfo(result) }
         let socket = Glibc.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
@@ -22,7 +25,8 @@ enum PortCheck {
         var reuse: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         guard bind(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 else {
-            throw SettingsError(description: bindFailure(host: host, port: port, error: String(cString: strerror(errno))))
+            throw SettingsError(
+                description: bindFailure(host: host, port: port, error: String(cString: strerror(errno))))
         }
     }
 

@@ -1,7 +1,7 @@
+import Foundation
 import ZoneEngine
 import ZoneHTTP
 import ZoneProcessor
-import Foundation
 
 /// Every setting ZoneStream reads, with its default, the values it accepts and its meaning:
 /// the one table the loader, `zonestream run --print-config` and config/zonestream.yaml agree
@@ -40,53 +40,129 @@ struct SettingKey: Sendable {
         let board = BoardSettings()
         let limits = EndpointLimits()
         return [
-            SettingKey("kafka.bootstrap_servers", "", .text, "Kafka bootstrap servers; empty starts an embedded broker"),
+            SettingKey(
+                "kafka.bootstrap_servers", "", .text, "Kafka bootstrap servers; empty starts an embedded broker"),
             SettingKey("kafka.client_id", "zonestream", .nonEmpty, "client.id sent to Kafka"),
             SettingKey("group_id", processor.groupID, .nonEmpty, "consumer group shared by all instances"),
-            SettingKey("workers", processor.workers, .integer(1...maximumWorkers), "worker threads; each owns its partitions' sessions"),
-            SettingKey("commit_interval_ms", processor.commitIntervalMs, .integer(10...600_000), "how often delivered work's input offsets are committed"),
-            SettingKey("processing_guarantee", processor.guarantee.rawValue, .choice(["at_least_once", "exactly_once"]), "at_least_once or exactly_once (Kafka transactions; see docs/guarantees.md)"),
-            SettingKey("transactional_id_prefix", processor.transactionalIDPrefix, .nonEmpty, "exactly_once: transactional.id prefix (then the instance's identity and the producer's role)"),
-            SettingKey("instance_id", "", .identifier, "this instance's stable identity (e.g. a StatefulSet pod name): its transactional ids and static group membership; empty: random per start"),
-            SettingKey("batch_size", processor.batchSize, .integer(1...100_000), "records a worker takes from librdkafka at once"),
-            SettingKey("max_message_bytes", processor.maxMessageBytes, .integer(1...1_000_000), "larger values are dead-lettered as too_large"),
+            SettingKey(
+                "workers", processor.workers, .integer(1...maximumWorkers),
+                "worker threads; each owns its partitions' sessions"),
+            SettingKey(
+                "commit_interval_ms", processor.commitIntervalMs, .integer(10...600_000),
+                "how often delivered work's input offsets are committed"),
+            SettingKey(
+                "processing_guarantee", processor.guarantee.rawValue, .choice(["at_least_once", "exactly_once"]),
+                "at_least_once or exactly_once (Kafka transactions; see docs/guarantees.md)"),
+            SettingKey(
+                "transactional_id_prefix", processor.transactionalIDPrefix, .nonEmpty,
+                "exactly_once: transactional.id prefix (then the instance's identity and the producer's role)"),
+            SettingKey(
+                "instance_id", "", .identifier,
+                "this instance's stable identity (e.g. a StatefulSet pod name): its transactional ids and static group membership; empty: random per start"
+            ),
+            SettingKey(
+                "batch_size", processor.batchSize, .integer(1...100_000),
+                "records a worker takes from librdkafka at once"),
+            SettingKey(
+                "max_message_bytes", processor.maxMessageBytes, .integer(1...1_000_000),
+                "larger values are dead-lettered as too_large"),
             SettingKey("max_gap_ms", engine.maxGapMs, .integer(1...86_400_000), "how long one sample covers at most"),
-            SettingKey("zone_change_min_dwell_ms", engine.zoneChangeMinDwellMs, .integer(0...3_600_000), "damping: publish a zone only after this long in it (0: off)"),
-            SettingKey("idle_timeout_s", engine.idleTimeoutMs / 1000, .integer(1...604_800), "finish a session with no applied event for this long"),
-            SettingKey("finished_retention_s", engine.finishedRetentionMs / 1000, .integer(0...604_800), "dead-letter a finished session's events for this long"),
-            SettingKey("reorder_window_ms", engine.reorderWindowMs, .integer(0...60_000), "sort samples up to this much out of order before applying them (0: off)"),
-            SettingKey("max_live_sessions", processor.maxLiveSessions, .integer(1...maximumLiveSessions), "cap on live sessions per instance; new ones over it are dead-lettered as session_limit"),
-            SettingKey("profiles_catch_up_ms", processor.profilesCatchUpMs, .integer(0...600_000), "wait at start for the profile table to catch up"),
-            SettingKey("memory.trim_interval_ms", processor.heapTrimIntervalMs, .integer(0...3_600_000), "how often freed memory is given back to the system (0: never)"),
-            SettingKey("normalize.heart_rate.boundaries", "", .boundaries, "normalization model for heart rate, e.g. 100,120,140,160 (empty: none)"),
-            SettingKey("normalize.cycling_power.boundaries", "", .boundaries, "normalization model for power in W (empty: none)"),
-            SettingKey("changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...2), "session snapshot format written (1: during a rolling upgrade from a release that reads only 1)"),
+            SettingKey(
+                "zone_change_min_dwell_ms", engine.zoneChangeMinDwellMs, .integer(0...3_600_000),
+                "damping: publish a zone only after this long in it (0: off)"),
+            SettingKey(
+                "idle_timeout_s", engine.idleTimeoutMs / 1000, .integer(1...604_800),
+                "finish a session with no applied event for this long"),
+            SettingKey(
+                "finished_retention_s", engine.finishedRetentionMs / 1000, .integer(0...604_800),
+                "dead-letter a finished session's events for this long"),
+            SettingKey(
+                "reorder_window_ms", engine.reorderWindowMs, .integer(0...60_000),
+                "sort samples up to this much out of order before applying them (0: off)"),
+            SettingKey(
+                "max_live_sessions", processor.maxLiveSessions, .integer(1...maximumLiveSessions),
+                "cap on live sessions per instance; new ones over it are dead-lettered as session_limit"),
+            SettingKey(
+                "profiles_catch_up_ms", processor.profilesCatchUpMs, .integer(0...600_000),
+                "wait at start for the profile table to catch up"),
+            SettingKey(
+                "memory.trim_interval_ms", processor.heapTrimIntervalMs, .integer(0...3_600_000),
+                "how often freed memory is given back to the system (0: never)"),
+            SettingKey(
+                "normalize.heart_rate.boundaries", "", .boundaries,
+                "normalization model for heart rate, e.g. 100,120,140,160 (empty: none)"),
+            SettingKey(
+                "normalize.cycling_power.boundaries", "", .boundaries,
+                "normalization model for power in W (empty: none)"),
+            SettingKey(
+                "changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...2),
+                "session snapshot format written (1: during a rolling upgrade from a release that reads only 1)"),
             SettingKey("topics.workout_events", topics.workoutEvents, .nonEmpty, "input topic"),
             SettingKey("topics.zone_profiles", topics.zoneProfiles, .nonEmpty, "profiles topic (compacted)"),
             SettingKey("topics.zone_changes", topics.zoneChanges, .nonEmpty, "zone-change events"),
             SettingKey("topics.workouts_finished", topics.workoutsFinished, .nonEmpty, "finished-workout summaries"),
             SettingKey("topics.dead_letters", topics.deadLetters, .nonEmpty, "dead-letter records"),
-            SettingKey("topics.changelog", topics.changelog, .nonEmpty, "session state per input partition (compacted, co-partitioned with the input)"),
-            SettingKey("topics.person_summaries", topics.personSummaries, .nonEmpty, "each person's last 7 and 28 days (compacted, keyed by person)"),
-            SettingKey("topics.person_workouts", topics.personWorkouts, .nonEmpty, "the person stage's repartition topic: finished workouts keyed by person"),
-            SettingKey("topics.person_changelog", topics.personChangelog, .nonEmpty, "person table state per repartition partition (compacted, co-partitioned with it)"),
-            SettingKey("create_topics.partitions", processor.createTopicPartitions, .integer(0...10_000), "create missing topics on a real cluster with this many partitions (0: never)"),
-            SettingKey("create_topics.replication_factor", processor.createTopicReplication, .integer(1...100), "replication factor of created topics"),
-            SettingKey("embedded.partitions", 8, .integer(1...64), "partitions per topic on the embedded broker (each keeps up to ~5 MB)"),
-            SettingKey("http.enabled", true, .boolean, "serve /metrics, /health, /ready, /sessions/{id} and the /board page (false: no HTTP)"),
-            SettingKey("http.host", "127.0.0.1", .nonEmpty, "address the HTTP endpoint binds (0.0.0.0: every interface)"),
+            SettingKey(
+                "topics.changelog", topics.changelog, .nonEmpty,
+                "session state per input partition (compacted, co-partitioned with the input)"),
+            SettingKey(
+                "topics.person_summaries", topics.personSummaries, .nonEmpty,
+                "each person's last 7 and 28 days (compacted, keyed by person)"),
+            SettingKey(
+                "topics.person_workouts", topics.personWorkouts, .nonEmpty,
+                "the person stage's repartition topic: finished workouts keyed by person"),
+            SettingKey(
+                "topics.person_changelog", topics.personChangelog, .nonEmpty,
+                "person table state per repartition partition (compacted, co-partitioned with it)"),
+            SettingKey(
+                "create_topics.partitions", processor.createTopicPartitions, .integer(0...10_000),
+                "create missing topics on a real cluster with this many partitions (0: never)"),
+            SettingKey(
+                "create_topics.replication_factor", processor.createTopicReplication, .integer(1...100),
+                "replication factor of created topics"),
+            SettingKey(
+                "embedded.partitions", 8, .integer(1...64),
+                "partitions per topic on the embedded broker (each keeps up to ~5 MB)"),
+            SettingKey(
+                "http.enabled", true, .boolean,
+                "serve /metrics, /health, /ready, /sessions/{id} and the /board page (false: no HTTP)"),
+            SettingKey(
+                "http.host", "127.0.0.1", .nonEmpty, "address the HTTP endpoint binds (0.0.0.0: every interface)"),
             SettingKey("http.port", 8080, .integer(0...65_535), "HTTP port (0: any free port, logged at start)"),
-            SettingKey("http.board_interval_ms", Int(board.updateInterval / .milliseconds(1)), .integer(50...60_000), "how often the board's event stream sends changes"),
-            SettingKey("http.board_max_sessions", board.maxSessions, .integer(1...100_000), "most tiles one board shows (first by session id)"),
-            SettingKey("http.max_board_clients", board.maxClients, .integer(1...10_000), "most board streams open at once; more are refused with 503"),
-            SettingKey("http.max_connections", limits.maxConnections, .integer(16...100_000), "most HTTP connections open at once; past it the oldest without a request in progress is closed"),
-            SettingKey("http.header_timeout_ms", limits.headerTimeoutMs, .integer(100...600_000), "a new connection must send its first request's head within this"),
-            SettingKey("http.idle_timeout_s", limits.idleTimeoutSeconds, .integer(1...3600), "close a connection with no request in progress after this"),
-            SettingKey("http.token", "", .text, "access token for /sessions, /people and /board (Authorization: Bearer, or ?token=); required to bind beyond loopback"),
-            SettingKey("http.trusted_network", false, .boolean, "allow binding beyond loopback without http.token (every client that reaches the port may read members' data)"),
-            SettingKey("metrics.statistics_interval_ms", processor.statisticsIntervalMs, .integer(0...3_600_000), "librdkafka statistics period, for consumer lag (0: off)"),
-            SettingKey("log_level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), "how much is logged"),
-            SettingKey("log_format", "text", .choice(["text", "json"]), "text (key=value) or json (one object per line)"),
+            SettingKey(
+                "http.board_interval_ms", Int(board.updateInterval / .milliseconds(1)), .integer(50...60_000),
+                "how often the board's event stream sends changes"),
+            SettingKey(
+                "http.board_max_sessions", board.maxSessions, .integer(1...100_000),
+                "most tiles one board shows (first by session id)"),
+            SettingKey(
+                "http.max_board_clients", board.maxClients, .integer(1...10_000),
+                "most board streams open at once; more are refused with 503"),
+            SettingKey(
+                "http.max_connections", limits.maxConnections, .integer(16...100_000),
+                "most HTTP connections open at once; past it the oldest without a request in progress is closed"),
+            SettingKey(
+                "http.header_timeout_ms", limits.headerTimeoutMs, .integer(100...600_000),
+                "a new connection must send its first request's head within this"),
+            SettingKey(
+                "http.idle_timeout_s", limits.idleTimeoutSeconds, .integer(1...3600),
+                "close a connection with no request in progress after this"),
+            SettingKey(
+                "http.token", "", .text,
+                "access token for /sessions, /people and /board (Authorization: Bearer, or ?token=); required to bind beyond loopback"
+            ),
+            SettingKey(
+                "http.trusted_network", false, .boolean,
+                "allow binding beyond loopback without http.token (every client that reaches the port may read members' data)"
+            ),
+            SettingKey(
+                "metrics.statistics_interval_ms", processor.statisticsIntervalMs, .integer(0...3_600_000),
+                "librdkafka statistics period, for consumer lag (0: off)"),
+            SettingKey(
+                "log_level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
+                "how much is logged"),
+            SettingKey(
+                "log_format", "text", .choice(["text", "json"]), "text (key=value) or json (one object per line)"),
         ]
     }()
 

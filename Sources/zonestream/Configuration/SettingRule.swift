@@ -1,3 +1,5 @@
+import Foundation
+
 /// What values a setting accepts; checked for every setting before anything starts.
 enum SettingRule: Sendable {
     /// Any text, empty included.
@@ -40,10 +42,14 @@ enum SettingRule: Sendable {
         case .boundaries:
             guard !trimmed.isEmpty else { return true }
             let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-            return (2...8).contains(parts.count) && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
+            return (2...8).contains(parts.count)
+                && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
         case .identifier:
             return trimmed.utf8.count <= 64
-                && trimmed.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+                && trimmed.unicodeScalars.allSatisfy {
+                    $0.isASCII
+                        && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+                }
         }
     }
 
@@ -72,5 +78,3 @@ enum SettingSource: Sendable, CustomStringConvertible {
         }
     }
 }
-
-import Foundation

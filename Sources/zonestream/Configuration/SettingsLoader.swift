@@ -34,8 +34,13 @@ struct SettingsLoader {
     }
 
     private mutating func set(_ key: String, _ value: String, from source: SettingSource) throws(SettingsError) {
-        guard SettingKey.byKey[key] != nil || (key.hasPrefix(SettingKey.kafkaPropertyPrefix) && key.count > SettingKey.kafkaPropertyPrefix.count) else {
-            throw SettingsError(description: "unknown setting '\(key)' (from \(source)); every setting is listed in config/zonestream.yaml")
+        guard
+            SettingKey.byKey[key] != nil
+                || (key.hasPrefix(SettingKey.kafkaPropertyPrefix) && key.count > SettingKey.kafkaPropertyPrefix.count)
+        else {
+            throw SettingsError(
+                description:
+                    "unknown setting '\(key)' (from \(source)); every setting is listed in config/zonestream.yaml")
         }
         values[key] = value
         sources[key] = source
@@ -46,7 +51,8 @@ struct SettingsLoader {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "does not exist"
+            let reason =
+                FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "does not exist"
             throw SettingsError(description: "settings file '\(path)' \(reason) (--config)")
         }
         let root: Node?
@@ -70,7 +76,8 @@ struct SettingsLoader {
             // `properties: {}` and the like: a mapping with nothing in it sets nothing.
             for (key, value) in mapping {
                 guard let name = key.string else {
-                    throw SettingsError(description: "\(SettingSource.file(path: path, line: key.mark?.line)): a key must be text")
+                    throw SettingsError(
+                        description: "\(SettingSource.file(path: path, line: key.mark?.line)): a key must be text")
                 }
                 try flatten(value, prefix: prefix.isEmpty ? name : "\(prefix).\(name)", path: path)
             }
@@ -79,8 +86,10 @@ struct SettingsLoader {
         case .scalar(let scalar):
             let isNull = scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
             // `properties:` left empty is a group with nothing in it, not a value.
-            let isGroup = SettingKey.byKey[prefix] == nil
-                && (SettingKey.kafkaPropertyPrefix.hasPrefix(prefix + ".") || SettingKey.all.contains { $0.key.hasPrefix(prefix + ".") })
+            let isGroup =
+                SettingKey.byKey[prefix] == nil
+                && (SettingKey.kafkaPropertyPrefix.hasPrefix(prefix + ".")
+                    || SettingKey.all.contains { $0.key.hasPrefix(prefix + ".") })
             if isNull && isGroup { return }
             try set(prefix, isNull ? "" : scalar.string, from: source)
         case .alias:
@@ -93,12 +102,16 @@ struct SettingsLoader {
         let propertyPrefix = "ZONESTREAM_KAFKA_PROPERTIES_"
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("ZONESTREAM_") {
             if name.hasPrefix(propertyPrefix) {
-                let property = name.dropFirst(propertyPrefix.count).lowercased().replacingOccurrences(of: "_", with: ".")
+                let property = name.dropFirst(propertyPrefix.count).lowercased().replacingOccurrences(
+                    of: "_", with: ".")
                 try set(SettingKey.kafkaPropertyPrefix + property, value, from: .environment(name))
             } else if let key = byName[name] {
                 try set(key, value, from: .environment(name))
             } else {
-                throw SettingsError(description: "unknown setting in environment variable \(name); every setting is listed in config/zonestream.yaml")
+                throw SettingsError(
+                    description:
+                        "unknown setting in environment variable \(name); every setting is listed in config/zonestream.yaml"
+                )
             }
         }
     }
@@ -109,13 +122,19 @@ struct SettingsLoader {
         for setting in SettingKey.all {
             let value = string(setting.key)
             guard setting.rule.accepts(value) else {
-                throw SettingsError(description: "setting '\(setting.key)' = '\(value)' (from \(sources[setting.key] ?? .defaultValue)) is not allowed: it must be \(setting.rule.allowed)")
+                throw SettingsError(
+                    description:
+                        "setting '\(setting.key)' = '\(value)' (from \(sources[setting.key] ?? .defaultValue)) is not allowed: it must be \(setting.rule.allowed)"
+                )
             }
         }
         for quantity in Quantity.allCases { _ = try normalization(quantity) }
-        if let violation = GuardedKafkaProperty.violation(in: kafkaProperties, source: { key in
-            sources[SettingKey.kafkaPropertyPrefix + key].map { " (from \($0))" } ?? ""
-        }) {
+        if let violation = GuardedKafkaProperty.violation(
+            in: kafkaProperties,
+            source: { key in
+                sources[SettingKey.kafkaPropertyPrefix + key].map { " (from \($0))" } ?? ""
+            })
+        {
             throw SettingsError(description: violation)
         }
         do {
@@ -133,7 +152,9 @@ struct SettingsLoader {
     func integer(_ key: String) -> Int { Int(string(key).trimmingCharacters(in: .whitespaces)) ?? 0 }
 
     /// A validated boolean.
-    func boolean(_ key: String) -> Bool { SettingRule.boolean(string(key).trimmingCharacters(in: .whitespaces)) ?? false }
+    func boolean(_ key: String) -> Bool {
+        SettingRule.boolean(string(key).trimmingCharacters(in: .whitespaces)) ?? false
+    }
 
     /// The librdkafka properties given under `kafka.properties.`.
     var kafkaProperties: [String: String] {
@@ -152,18 +173,24 @@ struct SettingsLoader {
         do {
             return try ZoneConfiguration.validated(quantity: quantity, source: .normalized, boundaries: boundaries)
         } catch {
-            throw SettingsError(description: "setting '\(key)' = '\(text)' (from \(sources[key] ?? .defaultValue)) is not allowed: \(error)")
+            throw SettingsError(
+                description:
+                    "setting '\(key)' = '\(text)' (from \(sources[key] ?? .defaultValue)) is not allowed: \(error)")
         }
     }
 
     /// The effective settings, one line each with where the value came from; secrets masked.
     var printout: String {
         values.keys.sorted().map { key in
-            let secret = ["password", "secret", "sasl.oauthbearer.config", "key.pem", "token"].contains { key.contains($0) }
+            let secret = ["password", "secret", "sasl.oauthbearer.config", "key.pem", "token"].contains {
+                key.contains($0)
+            }
             let value = secret && !string(key).isEmpty ? "********" : string(key)
             var source = "\(sources[key] ?? .defaultValue)"
             // A flag's source quotes the flag, value and all.
-            if secret && !string(key).isEmpty { source = source.replacingOccurrences(of: string(key), with: "********") }
+            if secret && !string(key).isEmpty {
+                source = source.replacingOccurrences(of: string(key), with: "********")
+            }
             return "\(key) = \(value)    # \(source)"
         }.joined(separator: "\n")
     }

@@ -65,7 +65,8 @@ struct LoadOracle {
     func expectedFinished() -> [String: Any] {
         var expected: [String: Any] = [:]
         for summary in sink.finished {
-            expected[summary.session] = try? JSONSerialization.jsonObject(with: Data(OutputEncoder.workoutFinished(summary)))
+            expected[summary.session] = try? JSONSerialization.jsonObject(
+                with: Data(OutputEncoder.workoutFinished(summary)))
         }
         return expected
     }

@@ -10,7 +10,8 @@ final class OutputReader {
     private(set) var recordsRead = 0
 
     init(kafka: KafkaConfiguration, logger: Logger, isolation: String) throws {
-        consumer = try KafkaConsumer(configuration: kafka, groupID: nil, logger: logger, properties: ["isolation.level": isolation])
+        consumer = try KafkaConsumer(
+            configuration: kafka, groupID: nil, logger: logger, properties: ["isolation.level": isolation])
         var partitions: [TopicPartition] = []
         for topic in Self.topics {
             for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
@@ -25,7 +26,9 @@ final class OutputReader {
     func endOffsets() throws -> [TopicPartition: Int64] {
         var ends: [TopicPartition: Int64] = [:]
         for partition in partitions {
-            ends[TopicPartition(topic: partition.topic, partition: partition.partition)] = try consumer.watermarks(partition).high
+            ends[TopicPartition(topic: partition.topic, partition: partition.partition)] = try consumer.watermarks(
+                partition
+            ).high
         }
         return ends
     }

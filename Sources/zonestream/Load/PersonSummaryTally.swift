@@ -25,7 +25,8 @@ struct PersonSummaryTally {
         guard let person = object["person"] as? String, expected[person] != nil else { return }
         received += 1
         latest[person] = object
-        let text = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        let text =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? ""
         if !seenText[person, default: []].insert(text).inserted { repeats += 1 }
     }

@@ -27,7 +27,9 @@ struct JSONLogHandler: LogHandler {
         fields["label"] = label
         fields["message"] = "\(event.message)"
         fields["source"] = event.source
-        guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
+        guard
+            var line = try? JSONSerialization.data(
+                withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return }
         line.append(0x0A)
         FileHandle.standardError.write(line)

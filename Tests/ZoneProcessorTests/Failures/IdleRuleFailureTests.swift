@@ -21,7 +21,8 @@ struct IdleRuleFailureTests {
         #expect(first.waitForOutput("partitions assigned", seconds: 30))
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
-        let loadgen = try FailureTests.loadgen(bootstrap: broker.bootstrapServers, prefix: "away", members: 40, sessionSeconds: 90, rate: 300)
+        let loadgen = try FailureTests.loadgen(
+            bootstrap: broker.bootstrapServers, prefix: "away", members: 40, sessionSeconds: 90, rate: 300)
         FailureTests.waitForFlow(collector, zoneChanges: 100)
         #expect(first.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
         // The outage: over three idle timeouts of wall clock while the class goes on sending.
@@ -51,7 +52,8 @@ struct IdleRuleFailureTests {
         for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 60)) }
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
-        let loadgen = try FailureTests.loadgen(bootstrap: broker.bootstrapServers, prefix: "frozen", members: 60, sessionSeconds: 90, rate: 300)
+        let loadgen = try FailureTests.loadgen(
+            bootstrap: broker.bootstrapServers, prefix: "frozen", members: 60, sessionSeconds: 90, rate: 300)
         FailureTests.waitForFlow(collector, zoneChanges: 200)
         let zombie = instances[0]
         kill(zombie.pid, SIGSTOP)

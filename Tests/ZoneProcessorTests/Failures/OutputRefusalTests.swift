@@ -1,11 +1,11 @@
 import Foundation
+import Synchronization
 import Testing
+import ZoneBench
+import ZoneEngine
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
-import ZoneBench
-import ZoneEngine
-import Synchronization
 import ZoneTestSupport
 
 /// Outputs the broker refuses, injected through the mock cluster's error stacks
@@ -29,7 +29,9 @@ struct OutputRefusalTests {
     static func session(_ id: String, start: Int, heartRates: [Int]) -> [(String, [UInt8])] {
         var events = [#"{"type":"session_start","session":"\#(id)","ts":\#(start),"person":"p-\#(id)"}"#]
         for (index, value) in heartRates.enumerated() {
-            events.append(#"{"type":"sample","session":"\#(id)","ts":\#(start + index * 1000),"quantity":"heart_rate","value":\#(value)}"#)
+            events.append(
+                #"{"type":"sample","session":"\#(id)","ts":\#(start + index * 1000),"quantity":"heart_rate","value":\#(value)}"#
+            )
         }
         events.append(#"{"type":"session_end","session":"\#(id)","ts":\#(start + heartRates.count * 1000)}"#)
         return events.map { (id, Array($0.utf8)) }
@@ -48,7 +50,8 @@ struct OutputRefusalTests {
     @Test func permanentlyRefusedOutputsDeadLetterTheirInputAndTheProcessorGoesOn() throws {
         let broker = try Self.broker(isolating: "workouts-finished")
         defer { broker.stop() }
-        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "refused", workers: 1)
+        var configuration = ProcessorConfiguration.forTest(
+            bootstrap: broker.bootstrapServers, group: "refused", workers: 1)
         configuration.kafka.properties["topic.metadata.refresh.interval.ms"] = "1000"
         let running = try RunningProcessor(configuration: configuration)
         let collector = try OutputCollector(
@@ -68,11 +71,15 @@ struct OutputRefusalTests {
             try input.flush()
             let answered = collector.wait(seconds: 30) { collector in
                 collector.records("workouts-finished").contains { $0.key == id }
-                    || collector.records("zonestream-dlq").contains { $0.key == id && $0.value.contains("output_rejected") }
+                    || collector.records("zonestream-dlq").contains {
+                        $0.key == id && $0.value.contains("output_rejected")
+                    }
             }
             #expect(answered, "\(id) finished or dead-lettered")
             let finished = collector.records("workouts-finished").contains { $0.key == id }
-            let rejected = collector.records("zonestream-dlq").filter { $0.key == id && $0.value.contains("output_rejected") }
+            let rejected = collector.records("zonestream-dlq").filter {
+                $0.key == id && $0.value.contains("output_rejected")
+            }
             #expect(!(finished && !rejected.isEmpty), "\(id): finished and dead-lettered")
             outcomes.append(finished ? "finished" : rejected.isEmpty ? "nothing" : "output_rejected")
             if let letter = rejected.first {
@@ -85,7 +92,8 @@ struct OutputRefusalTests {
                 // The input is the session_end: its value, at its offset of workout-events.
                 let inputs = collector.records("workout-events").filter { $0.key == id }
                 let end = try #require(inputs.last)
-                let value = String(decoding: Data(base64Encoded: record["value_base64"] as? String ?? "") ?? Data(), as: UTF8.self)
+                let value = String(
+                    decoding: Data(base64Encoded: record["value_base64"] as? String ?? "") ?? Data(), as: UTF8.self)
                 #expect(value == end.value)
                 #expect(record["partition"] as? Int == Int(end.partition))
             }
@@ -107,7 +115,8 @@ struct OutputRefusalTests {
     @Test func transientlyRefusedOutputsAreRetriedAndNothingIsLost() throws {
         let broker = try Self.broker(isolating: "zone-changes", partitions: 4)
         defer { broker.stop() }
-        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "transient", workers: 2)
+        var configuration = ProcessorConfiguration.forTest(
+            bootstrap: broker.bootstrapServers, group: "transient", workers: 2)
         // Short enough that a delayed request outlives it: the processor then produces again.
         configuration.kafka.properties["message.timeout.ms"] = "1500"
         configuration.kafka.properties["request.timeout.ms"] = "1000"
@@ -116,7 +125,8 @@ struct OutputRefusalTests {
         #expect(broker.control("errors 2 \(Self.produceAPI) 3 \(Self.requestTimedOut) 2500"))
         let loadgen = try ZoneStreamProcess([
             "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "30", "--session-seconds", "90",
-            "--rate", "3000", "--prefix", "transient", "--check", "--check-timeout-s", "120", "--profile-settle-ms", "300",
+            "--rate", "3000", "--prefix", "transient", "--check", "--check-timeout-s", "120", "--profile-settle-ms",
+            "300",
         ])
         #expect(loadgen.waitForExit(seconds: 180), "loadgen finished")
         #expect(loadgen.process.terminationStatus == 0, "\(loadgen.output.suffix(1500))")
@@ -137,7 +147,8 @@ struct OutputRefusalTests {
         let bootstrap = broker.bootstrapServers
         let first = try FailureTests.assignedProcessor(bootstrap: bootstrap, group: "kill-before-delivery")
         let collector = try OutputCollector(
-            bootstrap: bootstrap, topics: ["workouts-finished", "zone-changes", "zonestream-changelog", "zonestream-dlq"])
+            bootstrap: bootstrap,
+            topics: ["workouts-finished", "zone-changes", "zonestream-changelog", "zonestream-dlq"])
         defer { collector.stop() }
         let input = try TestInput(bootstrap: bootstrap)
         #expect(broker.control("errors 2 \(Self.produceAPI) 1 \(Self.requestTimedOut) 6000"))
@@ -160,16 +171,18 @@ struct OutputRefusalTests {
         #expect(first.signal(SIGKILL), "SIGKILL")
 
         let successor = try FailureTests.assignedProcessor(bootstrap: bootstrap, group: "kill-before-delivery")
-        #expect(collector.wait(seconds: 40) { $0.records("workouts-finished").contains { $0.key == "held" } },
-                "the successor produced the workout: \(successor.output.suffix(1500))")
+        #expect(
+            collector.wait(seconds: 40) { $0.records("workouts-finished").contains { $0.key == "held" } },
+            "the successor produced the workout: \(successor.output.suffix(1500))")
         let summary = Self.object(collector.records("workouts-finished").first { $0.key == "held" }?.value ?? "")
         #expect(summary["end_reason"] as? String == "ended")
         #expect(summary["duration_ms"] as? Int == 3000)
         let statistics = (summary["statistics"] as? [String: Any])?["heart_rate"] as? [String: Any]
         #expect(statistics?["samples"] as? Int == 3)
-        #expect(collector.wait(seconds: 20) {
-            $0.records("zonestream-changelog").contains { $0.key == "held" && $0.isTombstone }
-        }, "and recorded it as finished after delivery")
+        #expect(
+            collector.wait(seconds: 20) {
+                $0.records("zonestream-changelog").contains { $0.key == "held" && $0.isTombstone }
+            }, "and recorded it as finished after delivery")
         #expect(collector.records("zonestream-dlq").isEmpty)
         #expect(successor.signal(SIGTERM, waitSeconds: 20))
     }

@@ -68,14 +68,16 @@ struct ParentWatchTests {
 
         // Both are up: the broker wrote its address, the processor was assigned its partitions.
         #expect(Self.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: bootstrapFile) })
-        #expect(Self.waitUntil(seconds: 60) {
-            ((try? String(contentsOfFile: runLog, encoding: .utf8)) ?? "").contains("partitions assigned")
-        })
+        #expect(
+            Self.waitUntil(seconds: 60) {
+                ((try? String(contentsOfFile: runLog, encoding: .utf8)) ?? "").contains("partitions assigned")
+            })
         #expect(children.allSatisfy { !Self.hasExited($0) })
 
         kill(parent.processIdentifier, SIGKILL)
         parent.waitUntilExit()
-        #expect(Self.waitUntil(seconds: 40) { children.allSatisfy(Self.hasExited) },
+        #expect(
+            Self.waitUntil(seconds: 40) { children.allSatisfy(Self.hasExited) },
             "children still running 40 s after their parent was killed: \(children.filter { !Self.hasExited($0) })")
         let log = (try? String(contentsOfFile: runLog, encoding: .utf8)) ?? ""
         #expect(log.contains("parent process \(parent.processIdentifier) is gone; stopping"))

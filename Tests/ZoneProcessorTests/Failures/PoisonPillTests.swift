@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
 import ZoneTestSupport
 
 /// Records built to stop a processor, through a two-instance group on the embedded broker:
@@ -17,9 +17,11 @@ struct PoisonPillTests {
     static func relay(_ id: String) -> [(String, [UInt8])] {
         var events = [json(#"{"type":"session_start","session":"\#(id)","ts":\#(start)}"#)]
         for leg in 0..<1000 {
-            events.append(json(#"{"type":"activity_start","session":"\#(id)","ts":\#(start + leg),"activity":"leg-\#(leg)"}"#))
+            events.append(
+                json(#"{"type":"activity_start","session":"\#(id)","ts":\#(start + leg),"activity":"leg-\#(leg)"}"#))
         }
-        events.append(json(#"{"type":"sample","session":"\#(id)","ts":\#(start + 1000),"quantity":"heart_rate","value":150}"#))
+        events.append(
+            json(#"{"type":"sample","session":"\#(id)","ts":\#(start + 1000),"quantity":"heart_rate","value":150}"#))
         events.append(json(#"{"type":"session_end","session":"\#(id)","ts":\#(start + 2000)}"#))
         return events.map { (id, $0) }
     }
@@ -31,22 +33,33 @@ struct PoisonPillTests {
         let person = String(repeating: "p", count: 120) + id.suffix(8).padding(toLength: 8, withPad: "x", startingAt: 0)
         let heartRate = (1...8).map { "\(90 + $0 * 12).123456789012" }.joined(separator: ",")
         let power = (1...8).map { "\(80 + $0 * 45).987654321098" }.joined(separator: ",")
-        var events = [json(
-            #"{"type":"session_start","session":"\#(id)","ts":\#(start),"person":"\#(person)","activity":"\#(String(repeating: "a", count: 64))","zones":{"heart_rate":{"boundaries":[\#(heartRate)]},"cycling_power":{"boundaries":[\#(power)]}}}"#
-        )]
+        var events = [
+            json(
+                #"{"type":"session_start","session":"\#(id)","ts":\#(start),"person":"\#(person)","activity":"\#(String(repeating: "a", count: 64))","zones":{"heart_rate":{"boundaries":[\#(heartRate)]},"cycling_power":{"boundaries":[\#(power)]}}}"#
+            )
+        ]
         for leg in 0..<100 {
             let ts = start + leg * 20_000
             let name = "leg-\(leg)-".padding(toLength: 64, withPad: "z", startingAt: 0)
             events.append(json(#"{"type":"activity_start","session":"\#(id)","ts":\#(ts),"activity":"\#(name)"}"#))
             for zone in 0..<9 {
                 let at = ts + 1 + zone * 2000
-                events.append(json(#"{"type":"sample","session":"\#(id)","ts":\#(at),"quantity":"heart_rate","value":\#(95 + zone * 12)}"#))
-                events.append(json(#"{"type":"sample","session":"\#(id)","ts":\#(at),"quantity":"cycling_power","value":\#(90 + zone * 45)}"#))
+                events.append(
+                    json(
+                        #"{"type":"sample","session":"\#(id)","ts":\#(at),"quantity":"heart_rate","value":\#(95 + zone * 12)}"#
+                    ))
+                events.append(
+                    json(
+                        #"{"type":"sample","session":"\#(id)","ts":\#(at),"quantity":"cycling_power","value":\#(90 + zone * 45)}"#
+                    ))
             }
         }
         let seriesStart = start + 100 * 20_000
         let values = (0..<1000).map { "\(95 + ($0 % 9) * 12).5" }.joined(separator: ",")
-        events.append(json(#"{"type":"sample_series","session":"\#(id)","ts":\#(seriesStart),"quantity":"heart_rate","interval_ms":1000,"values":[\#(values)]}"#))
+        events.append(
+            json(
+                #"{"type":"sample_series","session":"\#(id)","ts":\#(seriesStart),"quantity":"heart_rate","interval_ms":1000,"values":[\#(values)]}"#
+            ))
         events.append(json(#"{"type":"session_end","session":"\#(id)","ts":\#(seriesStart + 1_000_000)}"#))
         return events.map { (id, $0) }
     }
@@ -62,7 +75,8 @@ struct PoisonPillTests {
         let input = try TestInput(bootstrap: bootstrap)
 
         for (key, value) in Self.relay("relay-1000") { try input.send("workout-events", key: key, value: value) }
-        let sample = Self.json(#"{"type":"sample","session":"huge-key","ts":\#(Self.start),"quantity":"heart_rate","value":120}"#)
+        let sample = Self.json(
+            #"{"type":"sample","session":"huge-key","ts":\#(Self.start),"quantity":"heart_rate","value":120}"#)
         let key450 = String(repeating: "k", count: 450_000)
         let keyMegabyte = String(repeating: "m", count: 1_048_576 - sample.count)
         try input.send("workout-events", key: key450, value: sample)
@@ -83,7 +97,10 @@ struct PoisonPillTests {
             Set(collector.records("workouts-finished").compactMap(\.key)).isSuperset(of: finishedIDs)
                 && collector.records("zonestream-dlq").count >= 902
         }
-        #expect(arrived, "finished: \(collector.records("workouts-finished").count), dead letters: \(collector.records("zonestream-dlq").count)")
+        #expect(
+            arrived,
+            "finished: \(collector.records("workouts-finished").count), dead letters: \(collector.records("zonestream-dlq").count)"
+        )
         for (index, instance) in instances.enumerated() {
             #expect(instance.isRunning, "instance \(index) is running: \(instance.output.suffix(800))")
         }

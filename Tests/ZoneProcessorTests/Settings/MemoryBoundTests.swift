@@ -18,16 +18,20 @@ struct MemoryBoundTests {
 
     @Test func theLargestAllowedSettingsStayUnderTheStatedBound() throws {
         let processor = try ZoneStreamProcess([
-            "run", "--http-port", "0", "--set", "workers=64", "--set", "batch_size=100000", "--set", "embedded.partitions=64",
+            "run", "--http-port", "0", "--set", "workers=64", "--set", "batch_size=100000", "--set",
+            "embedded.partitions=64",
             "--set", "max_live_sessions=10000000", "--set", "http.board_max_sessions=100000",
-            "--set", "http.max_board_clients=10000", "--set", "reorder_window_ms=60000", "--set", "commit_interval_ms=200",
+            "--set", "http.max_board_clients=10000", "--set", "reorder_window_ms=60000", "--set",
+            "commit_interval_ms=200",
         ])
         #expect(processor.waitForOutput("partitions assigned", seconds: 60), "\(processor.output.suffix(800))")
         let line = processor.output.split(separator: "\n").first { $0.contains("embedded broker started") } ?? ""
-        let bootstrap = line.split(separator: " ").first { $0.hasPrefix("bootstrap=") }.map { String($0.dropFirst(10)) } ?? ""
+        let bootstrap =
+            line.split(separator: " ").first { $0.hasPrefix("bootstrap=") }.map { String($0.dropFirst(10)) } ?? ""
         #expect(!bootstrap.isEmpty)
         let loadgen = try ZoneStreamProcess([
-            "loadgen", "--bootstrap-servers", bootstrap, "--members", "1000", "--session-seconds", "120", "--rate", "30000",
+            "loadgen", "--bootstrap-servers", bootstrap, "--members", "1000", "--session-seconds", "120", "--rate",
+            "30000",
             "--prefix", "memory", "--check", "--check-timeout-s", "90", "--profile-settle-ms", "300",
         ])
         #expect(loadgen.waitForExit(seconds: 150), "loadgen finished")
@@ -36,7 +40,9 @@ struct MemoryBoundTests {
             Self.peakRSSKilobytes(pid: processor.pid),
             "the processor is gone (running: \(processor.isRunning)): \(processor.output.suffix(3000))")
         #expect(peak < Self.boundKilobytes, "peak RSS \(peak / 1024) MB")
-        print("largest settings, 1000 members (~180k records): peak RSS \(peak / 1024) MB (bound \(Self.boundKilobytes / 1024) MB)")
+        print(
+            "largest settings, 1000 members (~180k records): peak RSS \(peak / 1024) MB (bound \(Self.boundKilobytes / 1024) MB)"
+        )
         #expect(processor.signal(SIGTERM, waitSeconds: 20))
     }
 }

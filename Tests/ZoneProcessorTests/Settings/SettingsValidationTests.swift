@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneSimulation
 import ZoneBench
+import ZoneSimulation
 import ZoneTestSupport
 
 /// `zonestream run` refuses a bad setting before anything starts, with a message naming the
@@ -9,12 +9,16 @@ import ZoneTestSupport
 /// "all defaults" and overrides still apply; `--print-config` tells where each value came from.
 @Suite(.timeLimit(.minutes(10)))
 struct SettingsValidationTests {
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         try ZoneStreamProcess.runToExit(arguments, environment: environment)
     }
 
     static func file(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("zs-settings-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "zs-settings-\(UUID().uuidString).yaml"
+        ).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -28,32 +32,67 @@ struct SettingsValidationTests {
     }
 
     static let refusals: [Refusal] = [
-        Refusal(arguments: ["--set", "workers=1000000000"], environment: [:], mentions: ["'workers'", "1000000000", "--set workers=1000000000", "1 to 64"]),
+        Refusal(
+            arguments: ["--set", "workers=1000000000"], environment: [:],
+            mentions: ["'workers'", "1000000000", "--set workers=1000000000", "1 to 64"]),
         Refusal(arguments: ["--set", "workers=0"], environment: [:], mentions: ["'workers'", "'0'", "1 to 64"]),
         Refusal(arguments: ["--set", "workers=-1"], environment: [:], mentions: ["'workers'", "'-1'"]),
-        Refusal(arguments: ["--set", "http.port=99999"], environment: [:], mentions: ["'http.port'", "99999", "0 to 65535"]),
+        Refusal(
+            arguments: ["--set", "http.port=99999"], environment: [:], mentions: ["'http.port'", "99999", "0 to 65535"]),
         Refusal(arguments: ["--set", "max_gap_ms=-5"], environment: [:], mentions: ["'max_gap_ms'", "-5"]),
-        Refusal(arguments: ["--set", "max_message_bytes=-1"], environment: [:], mentions: ["'max_message_bytes'", "-1"]),
-        Refusal(arguments: ["--set", "memory.trim_interval_ms=-1"], environment: [:], mentions: ["'memory.trim_interval_ms'", "-1", "0 to 3600000"]),
-        Refusal(arguments: ["--set", "log_level=loud"], environment: [:], mentions: ["'log_level'", "loud", "trace, debug"]),
-        Refusal(arguments: ["--set", "processing_guarantee=maybe"], environment: [:], mentions: ["processing_guarantee", "exactly_once"]),
-        Refusal(arguments: [], environment: ["ZONESTREAM_WORKERS": "abc"], mentions: ["'workers'", "abc", "environment ZONESTREAM_WORKERS"]),
+        Refusal(
+            arguments: ["--set", "max_message_bytes=-1"], environment: [:], mentions: ["'max_message_bytes'", "-1"]),
+        Refusal(
+            arguments: ["--set", "memory.trim_interval_ms=-1"], environment: [:],
+            mentions: ["'memory.trim_interval_ms'", "-1", "0 to 3600000"]),
+        Refusal(
+            arguments: ["--set", "log_level=loud"], environment: [:], mentions: ["'log_level'", "loud", "trace, debug"]),
+        Refusal(
+            arguments: ["--set", "processing_guarantee=maybe"], environment: [:],
+            mentions: ["processing_guarantee", "exactly_once"]),
+        Refusal(
+            arguments: [], environment: ["ZONESTREAM_WORKERS": "abc"],
+            mentions: ["'workers'", "abc", "environment ZONESTREAM_WORKERS"]),
         Refusal(arguments: [], environment: ["ZONESTREAM_WROKERS": "2"], mentions: ["ZONESTREAM_WROKERS", "unknown"]),
         Refusal(arguments: ["--set", "wrokers=2"], environment: [:], mentions: ["'wrokers'", "unknown"]),
-        Refusal(arguments: ["--set", "kafka.properties.no.such.property=1"], environment: [:], mentions: ["no.such.property"]),
-        Refusal(arguments: ["--set", "normalize.heart_rate.boundaries=150,120"], environment: [:], mentions: ["normalize.heart_rate.boundaries", "150,120"]),
-        Refusal(arguments: ["--config", "/no/such/zonestream.yaml"], environment: [:], mentions: ["/no/such/zonestream.yaml", "does not exist"]),
-        Refusal(arguments: [], environment: ["ZONESTREAM_INSTANCE_ID": "pod 1"], mentions: ["'instance_id'", "pod 1", "letters, digits"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.no.such.property=1"], environment: [:],
+            mentions: ["no.such.property"]),
+        Refusal(
+            arguments: ["--set", "normalize.heart_rate.boundaries=150,120"], environment: [:],
+            mentions: ["normalize.heart_rate.boundaries", "150,120"]),
+        Refusal(
+            arguments: ["--config", "/no/such/zonestream.yaml"], environment: [:],
+            mentions: ["/no/such/zonestream.yaml", "does not exist"]),
+        Refusal(
+            arguments: [], environment: ["ZONESTREAM_INSTANCE_ID": "pod 1"],
+            mentions: ["'instance_id'", "pod 1", "letters, digits"]),
         // Members' data beyond loopback needs a token, or the operator's word that the network is trusted.
-        Refusal(arguments: ["--set", "http.host=0.0.0.0"], environment: [:], mentions: ["'0.0.0.0'", "http.token", "http.trusted_network"]),
+        Refusal(
+            arguments: ["--set", "http.host=0.0.0.0"], environment: [:],
+            mentions: ["'0.0.0.0'", "http.token", "http.trusted_network"]),
         // librdkafka properties the processing guarantees rest on, each naming the setting in charge.
-        Refusal(arguments: ["--set", "kafka.properties.enable.auto.commit=true"], environment: [:], mentions: ["enable.auto.commit", "processing_guarantee"]),
-        Refusal(arguments: ["--set", "kafka.properties.enable.auto.offset.store=true"], environment: [:], mentions: ["enable.auto.offset.store", "processing_guarantee"]),
-        Refusal(arguments: ["--set", "kafka.properties.isolation.level=read_uncommitted"], environment: [:], mentions: ["isolation.level", "read_uncommitted", "processing_guarantee"]),
-        Refusal(arguments: ["--set", "kafka.properties.group.id=other"], environment: [:], mentions: ["group.id", "group_id"]),
-        Refusal(arguments: ["--set", "kafka.properties.transactional.id=x"], environment: [:], mentions: ["transactional.id", "transactional_id_prefix"]),
-        Refusal(arguments: ["--set", "kafka.properties.acks=0"], environment: [:], mentions: ["'acks'", "'0'", "--set kafka.properties.acks=0", "processing_guarantee"]),
-        Refusal(arguments: [], environment: ["ZONESTREAM_KAFKA_PROPERTIES_ENABLE_IDEMPOTENCE": "false"], mentions: ["enable.idempotence", "processing_guarantee"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.enable.auto.commit=true"], environment: [:],
+            mentions: ["enable.auto.commit", "processing_guarantee"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.enable.auto.offset.store=true"], environment: [:],
+            mentions: ["enable.auto.offset.store", "processing_guarantee"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.isolation.level=read_uncommitted"], environment: [:],
+            mentions: ["isolation.level", "read_uncommitted", "processing_guarantee"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.group.id=other"], environment: [:],
+            mentions: ["group.id", "group_id"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.transactional.id=x"], environment: [:],
+            mentions: ["transactional.id", "transactional_id_prefix"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.acks=0"], environment: [:],
+            mentions: ["'acks'", "'0'", "--set kafka.properties.acks=0", "processing_guarantee"]),
+        Refusal(
+            arguments: [], environment: ["ZONESTREAM_KAFKA_PROPERTIES_ENABLE_IDEMPOTENCE": "false"],
+            mentions: ["enable.idempotence", "processing_guarantee"]),
     ]
 
     @Test(arguments: refusals)
@@ -61,16 +100,20 @@ struct SettingsValidationTests {
         let (status, output) = try Self.run(["run"] + refusal.arguments, environment: refusal.environment)
         #expect(status != 0)
         for mention in refusal.mentions { #expect(output.contains(mention), "\(mention) in: \(output)") }
-        #expect(!output.contains("embedded broker started") && !output.contains("listening"), "nothing started: \(output)")
+        #expect(
+            !output.contains("embedded broker started") && !output.contains("listening"), "nothing started: \(output)")
         #expect(!output.contains("NSCocoaErrorDomain"))
     }
 
     /// The embedded cluster's size, and the benchmarks' sizes, are refused out of range by every
     /// command that takes them, before a broker starts.
-    @Test(arguments: [["broker", "--brokers", "0"], ["bench", "--brokers", "17"], ["bench", "latency", "--brokers", "0"],
-        ["broker", "--partitions", "0"], ["bench", "memory", "--sessions", "100,10"], ["bench", "memory", "--worker-threads", "0"], ["bench", "--workers", "0"],
+    @Test(arguments: [
+        ["broker", "--brokers", "0"], ["bench", "--brokers", "17"], ["bench", "latency", "--brokers", "0"],
+        ["broker", "--partitions", "0"], ["bench", "memory", "--sessions", "100,10"],
+        ["bench", "memory", "--worker-threads", "0"], ["bench", "--workers", "0"],
         ["bench", "--partitions", "65"], ["bench", "--latency-partitions", "0"], ["broker", "--extra-topics", "a,b:0"],
-        ["broker", "--extra-topics", ":4"], ["bench", "latency", "--traffic", "steady"]])
+        ["broker", "--extra-topics", ":4"], ["bench", "latency", "--traffic", "steady"],
+    ])
     func aBadClusterSizeIsRefusedBeforeAnythingStarts(_ arguments: [String]) throws {
         let (status, output) = try Self.run(arguments)
         #expect(status != 0)
@@ -91,10 +134,15 @@ struct SettingsValidationTests {
             let path = try Self.file(text)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let (status, output) = try Self.run(
-                ["run", "--config", path, "--print-config", "--bootstrap-servers", "127.0.0.1:9", "--no-http", "--set", "batch_size=64"],
+                [
+                    "run", "--config", path, "--print-config", "--bootstrap-servers", "127.0.0.1:9", "--no-http",
+                    "--set", "batch_size=64",
+                ],
                 environment: ["ZONESTREAM_GROUP_ID": "from-env"])
             #expect(status == 0, "\(output)")
-            #expect(output.contains("kafka.bootstrap_servers = 127.0.0.1:9    # flag --set kafka.bootstrap_servers=127.0.0.1:9"))
+            #expect(
+                output.contains(
+                    "kafka.bootstrap_servers = 127.0.0.1:9    # flag --set kafka.bootstrap_servers=127.0.0.1:9"))
             #expect(output.contains("http.enabled = false    # flag --set http.enabled=false"))
             #expect(output.contains("batch_size = 64    # flag --set batch_size=64"))
             #expect(output.contains("group_id = from-env    # environment ZONESTREAM_GROUP_ID"))
@@ -114,7 +162,8 @@ struct SettingsValidationTests {
         for line in output.split(separator: "\n") {
             guard let equals = line.range(of: " = ") else { continue }
             let rest = line[equals.upperBound...]
-            defaults[String(line[..<equals.lowerBound])] = String(rest[..<(rest.range(of: "    # ")?.lowerBound ?? rest.endIndex)])
+            defaults[String(line[..<equals.lowerBound])] = String(
+                rest[..<(rest.range(of: "    # ")?.lowerBound ?? rest.endIndex)])
         }
         var shipped: [String: String] = [:]
         func walk(_ node: Any, _ prefix: String) {
@@ -129,7 +178,9 @@ struct SettingsValidationTests {
         walk(try DeploymentFilesTests.yaml("config/zonestream.yaml"), "")
         #expect(!shipped.isEmpty && defaults.count >= shipped.count, "\(output)")
         for (key, value) in shipped.sorted(by: { $0.key < $1.key }) {
-            #expect(defaults[key] == value, "config/zonestream.yaml has \(key): \(value), the default is \(defaults[key] ?? "absent")")
+            #expect(
+                defaults[key] == value,
+                "config/zonestream.yaml has \(key): \(value), the default is \(defaults[key] ?? "absent")")
         }
         let missing = Set(defaults.keys).subtracting(shipped.keys).filter { !$0.hasPrefix("kafka.properties") }
         #expect(missing.isEmpty, "settings config/zonestream.yaml does not state: \(missing.sorted())")

@@ -27,12 +27,16 @@ let benchmarks: @Sendable () -> Void = {
     decoding("WorkoutEventDecoder.decode sample", sample)
     // The same sample with a space after each colon: outside the fast path's plain form, so
     // this is the general path (the strict parser's tape and the validator), for comparison.
-    decoding("WorkoutEventDecoder.decode sample, general path", Array(
-        #"{"type": "sample","session": "s0000123","ts": 1717200000000,"quantity": "heart_rate","value": 142.5}"#.utf8))
+    decoding(
+        "WorkoutEventDecoder.decode sample, general path",
+        Array(
+            #"{"type": "sample","session": "s0000123","ts": 1717200000000,"quantity": "heart_rate","value": 142.5}"#
+                .utf8))
 
     // The processor's path: encode into the writer's buffer and produce from it, no copy.
     Benchmark("ZoneChangeWriter.encode", configuration: configuration) { benchmark in
-        let zones = try! ZoneConfiguration.validated(quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
+        let zones = try! ZoneConfiguration.validated(
+            quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
         var session = WorkoutSession(id: "s0000123", startTimestamp: 0, person: "p", activity: nil, profile: nil)
         let outcome = session.applySample(.heartRate, at: 0, value: 120, settings: EngineSettings())
         guard case .accepted(let change?) = outcome else { return }

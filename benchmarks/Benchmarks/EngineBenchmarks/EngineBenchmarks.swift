@@ -60,7 +60,8 @@ let benchmarks: @Sendable () -> Void = {
 /// Counts outputs without keeping them, so the benchmark measures the engine alone.
 struct CountingSink: SessionEventSink {
     var changes = 0
-    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration) {
+    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
+    {
         changes += 1
     }
     mutating func workoutFinished(_ summary: WorkoutSummary) {}

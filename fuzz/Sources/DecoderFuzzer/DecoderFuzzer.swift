@@ -10,15 +10,18 @@ enum DecoderFuzzer {
     static func main() {
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, count in
-            let value = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-            for key in [nil, Array("s".utf8)] as [[UInt8]?] {
-                if case .differ(let difference) = DecoderAgreement.check(value, key: key) {
-                    // A crash is how a fuzz target reports a finding; libFuzzer saves the input.
-                    fatalError("decoders differ on \(String(decoding: value, as: UTF8.self).debugDescription): \(difference)")
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, count in
+                let value = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+                for key in [nil, Array("s".utf8)] as [[UInt8]?] {
+                    if case .differ(let difference) = DecoderAgreement.check(value, key: key) {
+                        // A crash is how a fuzz target reports a finding; libFuzzer saves the input.
+                        fatalError(
+                            "decoders differ on \(String(decoding: value, as: UTF8.self).debugDescription): \(difference)"
+                        )
+                    }
                 }
-            }
-            return 0
-        })
+                return 0
+            })
     }
 }
