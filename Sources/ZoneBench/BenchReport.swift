@@ -66,3 +66,15 @@ struct BenchReport: Codable {
     /// The plot (BenchPlot): throughput over time with both baselines, latency percentiles.
     var svg: String { BenchPlot(report: self).svg }
 }
+
+extension BenchReport {
+    /// Writes bench.json and bench.svg into `directory` (made if missing).
+    func write(to directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: "\(directory)/bench.json"))
+        try svg.write(toFile: "\(directory)/bench.svg", atomically: true, encoding: .utf8)
+        print("bench: wrote \(directory)/bench.json and \(directory)/bench.svg")
+    }
+}

@@ -68,42 +68,10 @@ public struct Benchmark: Sendable {
         let latencyRate = smoke ? 2_000 : latencyRate
         let latencySeconds = smoke ? 2 : latencySeconds
         let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
-        var topics = Topics()
-        // The latency run has topics of its own: fresh ones (the mock's cost per fetch grows
-        // with what a partition holds) with ``latencyPartitions`` partitions.
-        var latencyTopics = Self.topics(prefix: LatencyRun.topicPrefix)
-        var gymTopics = Self.topics(prefix: "bench-gym-")
-        var floorTopic = "bench-floor-out"
-        var latencyFloorTopics = (input: LatencyFloor.inputTopic, output: LatencyFloor.outputTopic)
-        var peerTopic = "bench-peer-out"
-        var memoryTopic = SessionMemory.inputTopic
-        // Each processor run has a changelog of its own: one restoring another's state would
-        // skip the records that state says were applied, and finish early.
-        var changelogPrefix = "bench-changelog-"
-        if bootstrapServers != nil {
-            let prefix = "bench-\(Int(Date().timeIntervalSince1970))-"
-            topics = Self.topics(prefix: prefix)
-            latencyTopics = Self.topics(prefix: prefix + LatencyRun.topicPrefix)
-            gymTopics = Self.topics(prefix: prefix + "gym-")
-            floorTopic = prefix + floorTopic
-            peerTopic = prefix + peerTopic
-            memoryTopic = prefix + memoryTopic
-            latencyFloorTopics = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
-            changelogPrefix = prefix + changelogPrefix
-        }
-        let specifications =
-            topics.specifications(partitions: partitions) + gymTopics.specifications(partitions: partitions)
-            + latencyTopics.specifications(partitions: latencyPartitions)
-            + [floorTopic, peerTopic, memoryTopic].map {
-                TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
-            }
-            + BenchProcessorRun.specifications(
-                groups: Self.groups, changelogPrefix: changelogPrefix, partitions: partitions)
-            + BenchProcessorRun.specifications(
-                groups: [LatencyRun.group], changelogPrefix: changelogPrefix, partitions: latencyPartitions)
-            + [latencyFloorTopics.input, latencyFloorTopics.output].map {
-                TopicAdmin.Specification(name: $0, partitions: latencyPartitions, replicationFactor: 1)
-            }
+        let names = BenchTopics(prefix: bootstrapServers == nil ? "" : "bench-\(Int(Date().timeIntervalSince1970))-")
+        let topics = names.synthetic
+        let specifications = names.specifications(
+            partitions: partitions, latencyPartitions: latencyPartitions, groups: Self.groups)
         let cluster = try BenchCluster(
             bootstrapServers: bootstrapServers, topics: specifications, defaultPartitions: partitions, brokers: brokers,
             executable: executable)
@@ -121,22 +89,7 @@ public struct Benchmark: Sendable {
         )
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
-        let sessions = max(1, records / 200)
-        var produced = 0
-        let preloadStart = Date()
-        for step in 0... {
-            for index in 0..<sessions where produced < records {
-                let id = BenchTraffic.sessionID(index, prefix: "t")
-                let ts = 1_717_200_000_000 + Int64(step) * 1000
-                let value = step == 0 ? BenchTraffic.start(id, ts: ts) : BenchTraffic.sample(id, ts: ts, step: step)
-                try preloadProducer.produce(
-                    topic: topics.workoutEvents, key: Array(id.utf8), value: value, tracker: nil)
-                produced += 1
-            }
-            if produced >= records { break }
-        }
-        try preloadProducer.flush(timeoutMs: 120_000)
-        print(String(format: "bench: preloaded in %.1f s", Date().timeIntervalSince(preloadStart)))
+        try Self.preloadSynthetic(records: records, topic: topics.workoutEvents, producer: preloadProducer)
 
         // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
         let ceiling = try BareConsumer.measure(
@@ -149,14 +102,15 @@ public struct Benchmark: Sendable {
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
         let plain = BenchProcessorRun(
-            base: configuration, topics: topics, group: "bench-zonestream", changelogPrefix: changelogPrefix,
+            base: configuration, topics: topics, group: "bench-zonestream", changelogPrefix: names.changelogPrefix,
             liveViews: false)
         let (cost, timeline, _) = try Self.throughput(
             configuration: plain.configuration, records: records, logger: logger)
         let rate = cost.recordsPerSecond
         print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
         let withViews = BenchProcessorRun(
-            base: configuration, topics: topics, group: "bench-zonestream-live-views", changelogPrefix: changelogPrefix,
+            base: configuration, topics: topics, group: "bench-zonestream-live-views",
+            changelogPrefix: names.changelogPrefix,
             liveViews: true)
         let viewsRate = try Self.throughput(configuration: withViews.configuration, records: records, logger: logger)
             .cost.recordsPerSecond
@@ -165,13 +119,13 @@ public struct Benchmark: Sendable {
         // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
         // ZoneStream with live views on (as `run` has them) and off, on the same records.
         let gym = try GymRun.measure(
-            configuration: configuration, topics: gymTopics, records: records,
-            classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: floorTopic,
-            changelogPrefix: changelogPrefix, producer: preloadProducer, logger: logger)
+            configuration: configuration, topics: names.gym, records: records,
+            classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: names.floorOutput,
+            changelogPrefix: names.changelogPrefix, producer: preloadProducer, logger: logger)
         print(gym.summary)
         let peerFigures = try peer.map { name in
             let figures = try PeerRun.measure(
-                peer: name, bootstrapServers: bootstrap, input: gymTopics.workoutEvents, output: peerTopic,
+                peer: name, bootstrapServers: bootstrap, input: names.gym.workoutEvents, output: names.peerOutput,
                 records: gym.mix.records, onMock: cluster.isEmbedded)
             print(
                 String(
@@ -184,7 +138,7 @@ public struct Benchmark: Sendable {
 
         // 4. Latency at a fixed rate.
         let latencyRun = BenchProcessorRun(
-            base: configuration, topics: latencyTopics, group: LatencyRun.group, changelogPrefix: changelogPrefix,
+            base: configuration, topics: names.latency, group: LatencyRun.group, changelogPrefix: names.changelogPrefix,
             liveViews: false)
         let latency = try LatencyRun.measure(
             configuration: latencyRun.configuration, benchKafka: kafka, producer: producer, rate: latencyRate,
@@ -193,13 +147,14 @@ public struct Benchmark: Sendable {
         // The latency floor: the same paced traffic through the Kafka path alone, its outputs
         // as large as ZoneStream's zone changes were.
         let floorLatency = try LatencyFloor.measure(
-            kafka: kafka, benchKafka: kafka, producer: producer, input: latencyFloorTopics.input,
-            output: latencyFloorTopics.output,
+            kafka: kafka, benchKafka: kafka, producer: producer, input: names.latencyFloor.input,
+            output: names.latencyFloor.output,
             rate: latencyRate, seconds: latencySeconds, traffic: latencyTraffic, outputBytes: latency.meanOutputBytes,
             logger: logger)
         // 5. Memory per live session, on a `zonestream run` child (only its memory counted).
         let bytesPerSession = try SessionMemory.measure(
-            bootstrap: bootstrap, topics: (memoryTopic, changelogPrefix + SessionMemory.group), workers: workers,
+            bootstrap: bootstrap, topics: (names.memoryInput, names.changelogPrefix + SessionMemory.group),
+            workers: workers,
             sessionCounts: sessionCounts, producer: producer,
             executable: executable)
         print("bench: RSS per live session: " + SessionMemory.describe(bytesPerSession, sessionCounts: sessionCounts))
@@ -247,12 +202,7 @@ public struct Benchmark: Sendable {
             latencyFloorPercentilesMs: curve(floorSorted),
             gym: gym, peer: peerFigures)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(report).write(to: URL(fileURLWithPath: "\(output)/bench.json"))
-        try report.svg.write(toFile: "\(output)/bench.svg", atomically: true, encoding: .utf8)
-        print("bench: wrote \(output)/bench.json and \(output)/bench.svg")
+        try report.write(to: output)
         withExtendedLifetime((producer, preloadProducer)) {}
     }
 
@@ -262,44 +212,4 @@ public struct Benchmark: Sendable {
     /// The consumer groups of the processor runs, each with its own changelog topic.
     static let groups = ["bench-zonestream", "bench-zonestream-live-views", SessionMemory.group] + GymRun.groups
 
-    /// The contract's topics, each name with `prefix` before it.
-    static func topics(prefix: String) -> Topics {
-        var topics = Topics()
-        topics.workoutEvents = prefix + topics.workoutEvents
-        topics.zoneProfiles = prefix + topics.zoneProfiles
-        topics.zoneChanges = prefix + topics.zoneChanges
-        topics.workoutsFinished = prefix + topics.workoutsFinished
-        topics.deadLetters = prefix + topics.deadLetters
-        topics.changelog = prefix + topics.changelog
-        return topics
-    }
-
-    /// Runs a processor over the preloaded records; returns records/s, the timeline and the
-    /// processor's counters.
-    static func throughput(configuration: ProcessorConfiguration, records: Int, logger: Logger) throws
-        -> (cost: ClientCost, timeline: [[Double]], metrics: ProcessorMetrics)
-    {
-        let processor = ZoneProcessor(configuration: configuration, logger: logger)
-        let failure = NIOLockedValueBox<String?>(nil)
-        let thread = JoinableThread(name: "zs-bench-run") {
-            do { try processor.run() } catch { failure.withLockedValue { $0 = "\(error)" } }
-        }
-        var timeline = ThroughputTimeline()
-        var window = RateWindow(total: records)
-        let deadline = Date().addingTimeInterval(600)
-        while processor.metrics.recordsIn.load(ordering: .relaxed) < records && Date() < deadline {
-            if let error = failure.withLockedValue({ $0 }) { throw BenchError(error) }
-            // Check every 2 ms, so the window's edges are found to within a few thousand records.
-            Thread.sleep(forTimeInterval: 0.002)
-            let count = processor.metrics.recordsIn.load(ordering: .relaxed)
-            window.note(count: count)
-            timeline.note(count: count, final: count >= records)
-        }
-        let cost = window.cost()
-        // Leaving the group at shutdown is not part of the rate.
-        while processor.outputsInFlight > 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        processor.stop()
-        thread.join()
-        return (cost, timeline.points, processor.metrics)
-    }
 }

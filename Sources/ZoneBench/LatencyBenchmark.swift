@@ -103,7 +103,7 @@ public struct LatencyBenchmark: Sendable {
         let runPrefix = bootstrapServers == nil ? "" : "bench-\(Int(Date().timeIntervalSince1970))-"
         let prefixes = (1...max(1, runs)).map { "\(runPrefix)lat\($0)-" }
         let topics = prefixes.flatMap {
-            Benchmark.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
+            BenchTopics.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
         }
         let cluster = try BenchCluster(
             bootstrapServers: bootstrapServers,
@@ -133,7 +133,7 @@ public struct LatencyBenchmark: Sendable {
                     print("latency bench: run \(index + 1), floor:      \(floor[floor.count - 1].summary)")
                 } else {
                     var configuration = ProcessorConfiguration(kafka: kafka)
-                    configuration.topics = Benchmark.topics(prefix: prefix)
+                    configuration.topics = BenchTopics.topics(prefix: prefix)
                     configuration.groupID = prefix + "zonestream"
                     configuration.createTopicPartitions = 0
                     configuration.workers = workers

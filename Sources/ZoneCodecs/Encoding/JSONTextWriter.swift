@@ -109,101 +109,6 @@ struct JSONTextWriter {
         capacity = newCapacity
     }
 
-    mutating func appendInteger(_ value: Int64) {
-        if value < 0 {
-            append(byte: UInt8(ascii: "-"))
-            appendDigits(value.magnitude)
-        } else {
-            appendDigits(UInt64(value))
-        }
-    }
-
-    /// The digits written straight into the storage, last first.
-    private mutating func appendDigits(_ value: UInt64) {
-        var digits = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            digits += 1
-        }
-        let end = count + digits
-        if end > capacity { grow(toAtLeast: end) }
-        var remaining = value
-        var position = end
-        repeat {
-            position -= 1
-            base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-            remaining /= 10
-        } while remaining > 0
-        count = end
-    }
-
-    /// A count of tenths as a number with one decimal (`105` -> `10.5`, `600` -> `60.0`).
-    mutating func appendTenths(_ tenths: Int64) {
-        if tenths < 0 { append(byte: UInt8(ascii: "-")) }
-        appendDigits(tenths.magnitude / 10)
-        append(byte: UInt8(ascii: "."))
-        appendDigits(tenths.magnitude % 10)
-    }
-
-    /// A count of hundredths with as few decimals as say it, but at least one
-    /// (`400` -> `4.0`, `92` -> `0.92`, `90` -> `0.9`).
-    mutating func appendHundredths(_ hundredths: Int64) {
-        if hundredths < 0 { append(byte: UInt8(ascii: "-")) }
-        let magnitude = hundredths.magnitude
-        appendDigits(magnitude / 100)
-        append(byte: UInt8(ascii: "."))
-        let fraction = magnitude % 100
-        if fraction % 10 == 0 {
-            appendDigits(fraction / 10)
-        } else {
-            if fraction < 10 { append(byte: UInt8(ascii: "0")) }
-            appendDigits(fraction)
-        }
-    }
-
-    /// A whole number below 2^53 as an integer, anything else as ``appendReal(_:)``.
-    mutating func appendNumber(_ value: Double) {
-        if abs(value) < 9_007_199_254_740_992, Double(Int64(value)) == value {
-            appendInteger(Int64(value))
-        } else {
-            appendReal(value)
-        }
-    }
-
-    /// Always a real: the shortest text that reads back as the same double, with `.0` when
-    /// it would otherwise look like an integer (`126.0`), and the exponent as jansson writes
-    /// it (`1e-5`, `3e20`). Values are finite: the contract refuses every other input.
-    mutating func appendReal(_ value: Double) {
-        guard value.isFinite else {
-            append("null")
-            return
-        }
-        let text = value.description  // Swift's shortest round-trip digits; short texts do not allocate
-        var seenExponent = false
-        var exponentDigits = 0
-        var hasPointOrExponent = false
-        for byte in text.utf8 {
-            if seenExponent {
-                if byte == UInt8(ascii: "+") { continue }
-                if byte == UInt8(ascii: "-") {
-                    append(byte: byte)
-                    continue
-                }
-                if byte == UInt8(ascii: "0") && exponentDigits == 0 { continue }
-                exponentDigits += 1
-            }
-            if byte == UInt8(ascii: "e") {
-                seenExponent = true
-                hasPointOrExponent = true
-            }
-            if byte == UInt8(ascii: ".") { hasPointOrExponent = true }
-            append(byte: byte)
-        }
-        if seenExponent && exponentDigits == 0 { append(byte: UInt8(ascii: "0")) }
-        if !hasPointOrExponent { append(".0") }
-    }
-
     mutating func appendString(_ text: String) {
         append(byte: UInt8(ascii: "\""))
         appendEscaped(text)
@@ -253,41 +158,24 @@ struct JSONTextWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// Writes a jansson tree: objects in insertion order (jansson keeps it), every number
-    /// by the rules above (integers as they are, reals as ``appendReal(_:)``).
-    mutating func appendJansson(_ value: UnsafeMutablePointer<json_t>) {
-        switch value.pointee.type {
-        case JSON_OBJECT:
-            append(byte: UInt8(ascii: "{"))
-            var iterator = json_object_iter(value)
-            var first = true
-            while let current = iterator {
-                if !first { append(byte: UInt8(ascii: ",")) }
-                first = false
-                let key = json_object_iter_key(current)!
-                appendString(
-                    UnsafeBufferPointer(
-                        start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key)))
-                append(byte: UInt8(ascii: ":"))
-                if let member = json_object_iter_value(current) { appendJansson(member) } else { append("null") }
-                iterator = json_object_iter_next(value, current)
-            }
-            append(byte: UInt8(ascii: "}"))
-        case JSON_ARRAY:
-            append(byte: UInt8(ascii: "["))
-            for index in 0..<json_array_size(value) {
-                if index > 0 { append(byte: UInt8(ascii: ",")) }
-                if let element = json_array_get(value, index) { appendJansson(element) } else { append("null") }
-            }
-            append(byte: UInt8(ascii: "]"))
-        case JSON_STRING:
-            let start = json_string_value(value).map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }
-            appendString(UnsafeBufferPointer(start: start, count: json_string_length(value)))
-        case JSON_INTEGER: appendInteger(Int64(json_integer_value(value)))
-        case JSON_REAL: appendReal(json_real_value(value))
-        case JSON_TRUE: append("true")
-        case JSON_FALSE: append("false")
-        default: append("null")
+
+    /// The digits written straight into the storage, last first.
+    mutating func appendDigits(_ value: UInt64) {
+        var digits = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
         }
+        let end = count + digits
+        if end > capacity { grow(toAtLeast: end) }
+        var remaining = value
+        var position = end
+        repeat {
+            position -= 1
+            base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+        } while remaining > 0
+        count = end
     }
 }

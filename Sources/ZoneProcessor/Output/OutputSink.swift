@@ -89,7 +89,7 @@ struct OutputSink: SessionEventSink {
     }
 
     /// The input of the outputs produced now; for work without a record, `session` stands in.
-    private mutating func origin(session: String) -> OutputOrigin {
+    mutating func origin(session: String) -> OutputOrigin {
         if let currentOrigin { return currentOrigin }
         let made =
             current.offset < 0
@@ -169,107 +169,4 @@ struct OutputSink: SessionEventSink {
     }
 
     mutating func admitSession(_ id: String) -> Bool { budget.tryAdmit() }
-
-    mutating func rejected(_ rejection: Rejection) {
-        let record = OutputEncoder.deadLetter(
-            rejection, topic: current.topic, partition: current.partition, offset: current.offset, key: current.key,
-            value: current.value)
-        produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker)
-        metrics.countDeadLetter(rejection.reason)
-    }
-
-    /// Dead-letters `origin` as `output_rejected`: the broker refused an output it produced.
-    private mutating func rejectOutput(
-        topic: String, size: Int, error: KafkaError, origin: OutputOrigin, into tracker: DeliveryTracker
-    ) {
-        metrics.countOutputRejected()
-        let detail = "\(topic) refused a \(size)-byte record: \(error.message) (code \(error.code))"
-        logger.warning(
-            "output refused; its input is dead-lettered",
-            metadata: [
-                "topic": "\(topic)", "bytes": .stringConvertible(size), "error": "\(error.message)",
-                "input_partition": .stringConvertible(origin.partition),
-                "input_offset": .stringConvertible(origin.offset),
-            ])
-        let record = OutputEncoder.deadLetter(
-            Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
-            key: origin.key, value: origin.value)
-        produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker, origin: origin)
-        metrics.countDeadLetter(.outputRejected)
-    }
-
-    private mutating func produceDeadLetter(
-        key: [UInt8]?, value: [UInt8], kind: OutputKind, into tracker: DeliveryTracker, origin: OutputOrigin? = nil
-    ) {
-        let origin = origin ?? self.origin(session: "")
-        do {
-            try producer.produce(
-                topic: topics.deadLetters, key: key, value: value, tracker: tracker, origin: origin, tag: kind.rawValue)
-        } catch {
-            deadLetterRefused(kind: kind, key: key, size: value.count, error: error, origin: origin, into: tracker)
-        }
-    }
-
-    /// A dead letter was refused for good: sent again without the input's bytes, and when that
-    /// is refused too, logged with the input's coordinates (the input stays in its topic).
-    private mutating func deadLetterRefused(
-        kind: OutputKind, key: [UInt8]?, size: Int, error: KafkaError, origin: OutputOrigin,
-        into tracker: DeliveryTracker
-    ) {
-        guard kind == .deadLetter else {
-            metrics.countDeadLetterRefused()
-            logger.error(
-                "dead letter refused; the input stays at its offset",
-                metadata: [
-                    "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
-                    "offset": .stringConvertible(origin.offset),
-                    "dead_letter_topic": "\(topics.deadLetters)", "error": "\(error.message)",
-                ])
-            return
-        }
-        let detail =
-            "the dead letter of this record (\(size) bytes) was refused by \(topics.deadLetters): "
-            + "\(error.message) (code \(error.code)); the record is at its topic, partition and offset"
-        let minimal = OutputEncoder.deadLetter(
-            Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
-            key: [UInt8]?.none, value: nil)
-        produceDeadLetter(key: key, value: minimal.value, kind: .minimalDeadLetter, into: tracker, origin: origin)
-    }
-
-    /// Answers a message the broker refused, into the tracker of the epoch it belongs to:
-    /// retriable errors produce it again; a refused output dead-letters its input as
-    /// `output_rejected`; a refused dead letter is sent again in its minimal form.
-    mutating func resolve(_ failure: DeliveryFailure, into tracker: DeliveryTracker) {
-        guard failure.isPermanent else {
-            metrics.countOutputRetried()
-            logger.warning(
-                "output not delivered; producing it again",
-                metadata: [
-                    "topic": "\(failure.topic)", "error": "\(failure.error.message)",
-                ])
-            do {
-                try producer.produce(
-                    topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                    partition: failure.partition, origin: failure.origin, tag: failure.tag)
-            } catch {
-                // Refused before it was queued (e.g. a fatal producer state): answered as refused.
-                refusedForGood(failure, error: error, into: tracker)
-            }
-            return
-        }
-        refusedForGood(failure, error: failure.error, into: tracker)
-    }
-
-    private mutating func refusedForGood(_ failure: DeliveryFailure, error: KafkaError, into tracker: DeliveryTracker) {
-        let origin =
-            failure.origin
-            ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
-        switch OutputKind(rawValue: failure.tag) ?? .output {
-        case .output:
-            rejectOutput(topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
-        case let kind:
-            deadLetterRefused(
-                kind: kind, key: failure.key, size: failure.value.count, error: error, origin: origin, into: tracker)
-        }
-    }
 }

@@ -22,30 +22,30 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     // @unchecked: the mutable state below is touched only on the stage's own thread: in its
     // loop and in the rebalance callbacks librdkafka calls from that loop's poll. `running` is
     // atomic; `thread` is set once by start() before the loop runs and read by stop().
-    private let configuration: ProcessorConfiguration
-    private let logger: Logger
-    private let consumer: KafkaConsumer
-    private let producer: KafkaProducer
+    let configuration: ProcessorConfiguration
+    let logger: Logger
+    let consumer: KafkaConsumer
+    let producer: KafkaProducer
     private let restorer: PersonTableRestorer
-    private let running = Atomic<Bool>(true)
+    let running = Atomic<Bool>(true)
     private var thread: JoinableThread?
     /// Exactly-once: the producer is transactional and a transaction is always open.
-    private let transactional: Bool
+    let transactional: Bool
     /// Told when the stage cannot go on (a transaction failed): the processor stops.
-    private let onFatal: @Sendable (ProcessorError) -> Void
+    let onFatal: @Sendable (ProcessorError) -> Void
 
     /// Per owned partition of the repartition topic: its persons' logs.
-    private var tables: [Int32: [String: PersonTrainingLog]] = [:]
+    var tables: [Int32: [String: PersonTrainingLog]] = [:]
     /// Per partition: the next offset to commit once the current batch is out.
-    private var nextOffsets: [Int32: Int64] = [:]
+    var nextOffsets: [Int32: Int64] = [:]
     /// Logs changed in the current batch, by partition and person, written in its second step.
-    private var changedLogs: [Int32: Set<String>] = [:]
-    private var commitFailures = RepeatedWarning("person stage commit failed; will retry")
+    var changedLogs: [Int32: Set<String>] = [:]
+    var commitFailures = RepeatedWarning("person stage commit failed; will retry")
     /// Whether records were handled since the last commit.
-    private var hasUncommitted = false
-    private var tracker = DeliveryTracker()
-    private var codec = PersonWorkoutCodec()
-    private var writer = PersonSummaryWriter()
+    var hasUncommitted = false
+    var tracker = DeliveryTracker()
+    var codec = PersonWorkoutCodec()
+    var writer = PersonSummaryWriter()
 
     /// Fetching for a topic of a few records a second: long waits, small pre-fetch queues.
     static let lowRateFetching = [
@@ -175,7 +175,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         hasUncommitted = true
     }
 
-    private func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
+    func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
         do {
             try producer.produce(
                 topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition, origin: origin
@@ -185,7 +185,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         }
     }
 
-    private func deadLetter(_ rejection: Rejection, origin: OutputOrigin) {
+    func deadLetter(_ rejection: Rejection, origin: OutputOrigin) {
         let record = OutputEncoder.deadLetter(
             rejection, topic: origin.topic, partition: origin.partition, offset: origin.offset, key: origin.key,
             value: origin.value)
@@ -203,94 +203,11 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     }
 
     /// An output refused for good: its input is dead-lettered as `output_rejected`.
-    private func refused(topic: String, error: KafkaError, origin: OutputOrigin) {
+    func refused(topic: String, error: KafkaError, origin: OutputOrigin) {
         deadLetter(
             Rejection(.outputRejected, "\(topic) refused the record: \(error.message) (code \(error.code))"),
             origin: origin)
     }
 
     // MARK: Committing
-
-    /// Sends the batch's outputs, then its changed logs, and commits its offsets once both
-    /// are delivered; what is not delivered stays uncommitted and is read again later.
-    private func finishBatch() {
-        guard hasUncommitted else { return }
-        if transactional { return commitTransaction() }
-        guard deliver() else { return }
-        produceChangedLogs()
-        guard deliver() else { return }
-        do {
-            try consumer.commit(offsets)
-            hasUncommitted = false
-        } catch {
-            commitFailures.log(to: logger, metadata: ["error": "\(error)"])
-        }
-    }
-
-    private var offsets: [TopicPartition] {
-        nextOffsets.map {
-            TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value)
-        }
-    }
-
-    private func produceChangedLogs() {
-        for (partition, persons) in changedLogs {
-            for person in persons {
-                guard let log = tables[partition]?[person] else { continue }
-                let origin = OutputOrigin(
-                    topic: configuration.topics.personChangelog, partition: partition, offset: -1,
-                    key: Array(person.utf8),
-                    value: nil)
-                produce(
-                    topic: configuration.topics.personChangelog, key: person, value: log.snapshot(),
-                    partition: partition,
-                    origin: origin)
-            }
-        }
-        changedLogs.removeAll()
-    }
-
-    /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,
-    /// which commits; a failure stops the processor (a restart restores the committed state).
-    private func commitTransaction() {
-        produceChangedLogs()
-        do {
-            try producer.sendOffsetsToTransaction(offsets, consumer: consumer)
-            try producer.commitTransaction()
-            hasUncommitted = false
-            tracker = DeliveryTracker()
-            try producer.beginTransaction()
-        } catch {
-            if error.failure == .abortRequired { try? producer.abortTransaction() }
-            running.store(false, ordering: .releasing)
-            onFatal(ProcessorError(.committingTransaction, reason: "person stage: \(error)"))
-        }
-    }
-
-    /// Waits for every output in flight; produces again what the broker refused for a while,
-    /// and dead-letters the input of what it refused for good. False when something is still
-    /// not delivered.
-    private func deliver() -> Bool {
-        for _ in 0..<5 {
-            try? producer.flush(timeoutMs: 10_000)
-            let failures = tracker.takeFailures()
-            if failures.isEmpty && tracker.inFlight == 0 { return true }
-            for failure in failures {
-                guard let origin = failure.origin else { continue }
-                if failure.isPermanent {
-                    refused(topic: failure.topic, error: failure.error, origin: origin)
-                } else {
-                    do {
-                        try producer.produce(
-                            topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                            partition: failure.partition, origin: origin)
-                    } catch {
-                        refused(topic: failure.topic, error: error, origin: origin)
-                    }
-                }
-            }
-        }
-        logger.warning("person stage outputs not delivered; their inputs stay uncommitted")
-        return false
-    }
 }

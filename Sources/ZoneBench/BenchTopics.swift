@@ -1,0 +1,63 @@
+import ZoneKafka
+import ZoneProcessor
+
+/// Every topic one `zonestream bench` run uses. On the embedded broker the names are fixed;
+/// on a user's cluster each starts with a prefix of the run's start time, so runs never read
+/// each other's records (and the contract's own topic names are never written).
+struct BenchTopics {
+    /// The synthetic traffic's topics.
+    var synthetic: Topics
+    /// The latency run's: fresh ones (the mock's cost per fetch grows with what a partition
+    /// holds), with their own partition count.
+    var latency: Topics
+    /// The load generator's gym traffic.
+    var gym: Topics
+    var floorOutput: String
+    var latencyFloor: (input: String, output: String)
+    var peerOutput: String
+    var memoryInput: String
+    /// Each processor run's state topics start with this (``BenchProcessorRun``).
+    var changelogPrefix: String
+
+    /// `prefix`: empty on the embedded broker, `bench-<time>-` on a cluster.
+    init(prefix: String) {
+        synthetic = Self.topics(prefix: prefix)
+        latency = Self.topics(prefix: prefix + LatencyRun.topicPrefix)
+        gym = Self.topics(prefix: prefix.isEmpty ? "bench-gym-" : prefix + "gym-")
+        floorOutput = prefix + "bench-floor-out"
+        latencyFloor = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
+        peerOutput = prefix + "bench-peer-out"
+        memoryInput = prefix + SessionMemory.inputTopic
+        changelogPrefix = prefix + "bench-changelog-"
+    }
+
+    /// Every topic to create: `partitions` each, the latency run's `latencyPartitions`; the
+    /// state topics of every processor run in `groups` (and the latency run's).
+    func specifications(partitions: Int, latencyPartitions: Int, groups: [String]) -> [TopicAdmin.Specification] {
+        func plain(_ names: [String], _ count: Int) -> [TopicAdmin.Specification] {
+            names.map { TopicAdmin.Specification(name: $0, partitions: count, replicationFactor: 1) }
+        }
+        return synthetic.specifications(partitions: partitions) + gym.specifications(partitions: partitions)
+            + latency.specifications(partitions: latencyPartitions)
+            + plain([floorOutput, peerOutput, memoryInput], partitions)
+            + BenchProcessorRun.specifications(groups: groups, changelogPrefix: changelogPrefix, partitions: partitions)
+            + BenchProcessorRun.specifications(
+                groups: [LatencyRun.group], changelogPrefix: changelogPrefix, partitions: latencyPartitions)
+            + plain([latencyFloor.input, latencyFloor.output], latencyPartitions)
+    }
+
+    /// The contract's topics, each name with `prefix` before it.
+    static func topics(prefix: String) -> Topics {
+        var topics = Topics()
+        topics.workoutEvents = prefix + topics.workoutEvents
+        topics.zoneProfiles = prefix + topics.zoneProfiles
+        topics.zoneChanges = prefix + topics.zoneChanges
+        topics.workoutsFinished = prefix + topics.workoutsFinished
+        topics.deadLetters = prefix + topics.deadLetters
+        topics.changelog = prefix + topics.changelog
+        topics.personSummaries = prefix + topics.personSummaries
+        topics.personWorkouts = prefix + topics.personWorkouts
+        topics.personChangelog = prefix + topics.personChangelog
+        return topics
+    }
+}

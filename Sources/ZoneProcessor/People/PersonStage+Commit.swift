@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import Synchronization
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// The end of each batch: summaries and dead letters out, then the changed logs, then the
+/// offsets (at-least-once, two delivered steps before the commit), or all of it in the
+/// stage's transaction (exactly-once).
+extension PersonStage {
+    /// Sends the batch's outputs, then its changed logs, and commits its offsets once both
+    /// are delivered; what is not delivered stays uncommitted and is read again later.
+    func finishBatch() {
+        guard hasUncommitted else { return }
+        if transactional { return commitTransaction() }
+        guard deliver() else { return }
+        produceChangedLogs()
+        guard deliver() else { return }
+        do {
+            try consumer.commit(offsets)
+            hasUncommitted = false
+        } catch {
+            commitFailures.log(to: logger, metadata: ["error": "\(error)"])
+        }
+    }
+
+    private var offsets: [TopicPartition] {
+        nextOffsets.map {
+            TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value)
+        }
+    }
+
+    func produceChangedLogs() {
+        for (partition, persons) in changedLogs {
+            for person in persons {
+                guard let log = tables[partition]?[person] else { continue }
+                let origin = OutputOrigin(
+                    topic: configuration.topics.personChangelog, partition: partition, offset: -1,
+                    key: Array(person.utf8),
+                    value: nil)
+                produce(
+                    topic: configuration.topics.personChangelog, key: person, value: log.snapshot(),
+                    partition: partition,
+                    origin: origin)
+            }
+        }
+        changedLogs.removeAll()
+    }
+
+    /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,
+    /// which commits; a failure stops the processor (a restart restores the committed state).
+    func commitTransaction() {
+        produceChangedLogs()
+        do {
+            try producer.sendOffsetsToTransaction(offsets, consumer: consumer)
+            try producer.commitTransaction()
+            hasUncommitted = false
+            tracker = DeliveryTracker()
+            try producer.beginTransaction()
+        } catch {
+            if error.failure == .abortRequired { try? producer.abortTransaction() }
+            running.store(false, ordering: .releasing)
+            onFatal(ProcessorError(.committingTransaction, reason: "person stage: \(error)"))
+        }
+    }
+
+    /// Waits for every output in flight; produces again what the broker refused for a while,
+    /// and dead-letters the input of what it refused for good. False when something is still
+    /// not delivered.
+    func deliver() -> Bool {
+        for _ in 0..<5 {
+            try? producer.flush(timeoutMs: 10_000)
+            let failures = tracker.takeFailures()
+            if failures.isEmpty && tracker.inFlight == 0 { return true }
+            for failure in failures {
+                guard let origin = failure.origin else { continue }
+                if failure.isPermanent {
+                    refused(topic: failure.topic, error: failure.error, origin: origin)
+                } else {
+                    do {
+                        try producer.produce(
+                            topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
+                            partition: failure.partition, origin: origin)
+                    } catch {
+                        refused(topic: failure.topic, error: error, origin: origin)
+                    }
+                }
+            }
+        }
+        logger.warning("person stage outputs not delivered; their inputs stay uncommitted")
+        return false
+    }
+}

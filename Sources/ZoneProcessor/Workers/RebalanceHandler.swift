@@ -1,0 +1,59 @@
+import CoreMetrics
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import Synchronization
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// Moves partitions between workers on rebalances: forwards an assigned partition's records
+/// to its worker's queue; on revocation stops forwarding and waits until the worker has
+/// committed what it applied and dropped the partition's sessions.
+final class RebalanceHandler: RebalanceListener {
+    let workers: [PartitionWorker]
+    let metrics: ProcessorMetrics
+    let logger: Logger
+    /// Called after each assignment has been handed to the workers.
+    let onAssigned: @Sendable () -> Void
+
+    init(
+        workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger,
+        onAssigned: @escaping @Sendable () -> Void
+    ) {
+        self.workers = workers
+        self.metrics = metrics
+        self.logger = logger
+        self.onAssigned = onAssigned
+    }
+
+    func worker(for partition: Int32) -> PartitionWorker { workers[Int(partition) % workers.count] }
+
+    func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        metrics.countRebalance()
+        metrics.restoring(partitions.count)
+        logger.info(
+            "partitions assigned",
+            metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
+        for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
+            for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
+            workers[worker].post(.assign(owned.map(\.partition)))
+        }
+        onAssigned()
+    }
+
+    func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        metrics.countRebalance()
+        logger.info(
+            "partitions revoked",
+            metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
+        var waits: [DispatchSemaphore] = []
+        for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
+            for partition in owned { consumer.stopForwarding(partition) }
+            let done = DispatchSemaphore(value: 0)
+            workers[worker].post(.revoke(owned.map(\.partition), done: done))
+            waits.append(done)
+        }
+        for done in waits { done.wait() }
+    }
+}
