@@ -17,7 +17,7 @@ import ZoneKafka
 public final class ZoneProcessor: Sendable {
     public let configuration: ProcessorConfiguration
     public let metrics: ProcessorMetrics
-    public let profiles = ProfileTable()
+    public let profiles: ProfileTable
     /// The live state of this instance's sessions, published by the workers at each commit
     /// interval when `publishesLiveSessions` is on; read it from any thread.
     public let sessionDirectory: LiveSessionDirectory
@@ -64,6 +64,7 @@ public final class ZoneProcessor: Sendable {
         configuration.kafka.logger = configuration.kafka.logger ?? logger
         configuration.transactionalIdentity = configuration.instanceID ?? ProcessorConfiguration.drawnIdentity()
         self.configuration = configuration
+        profiles = ProfileTable(limit: configuration.maxProfiles)
         self.logger = logger
         metrics = ProcessorMetrics(factory: metricsFactory)
         sessionDirectory = LiveSessionDirectory(workers: configuration.workers)
@@ -115,7 +116,8 @@ public final class ZoneProcessor: Sendable {
         defer { state.withLockedValue { $0 = .stopped } }
         let producer = try KafkaProducer(configuration: configuration.kafka)
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
-        let profileReader = try ProfileReader(configuration: configuration, table: profiles, logger: logger)
+        let profileReader = try ProfileReader(
+            configuration: configuration, table: profiles, metrics: metrics, logger: logger)
         profileReader.start()
         if !profileReader.waitUntilCaughtUp(
             timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping })

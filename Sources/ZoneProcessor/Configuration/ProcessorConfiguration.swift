@@ -20,6 +20,10 @@ public struct ProcessorConfiguration: Sendable {
     /// The cap on live sessions per instance (`max_live_sessions`): a new session over it is
     /// dead-lettered as `session_limit`, so a flood of new ids cannot exhaust memory.
     public var maxLiveSessions = 1_000_000
+    /// The most persons the profile table holds (`max_profiles`): past it a new person's
+    /// profile is refused (counted and logged), so the table, which every instance holds
+    /// whole, stays within memory.
+    public var maxProfiles = 200_000
     /// At-least-once (default) or exactly-once through Kafka transactions (`processing_guarantee`).
     public var guarantee = ProcessingGuarantee.atLeastOnce
     /// Exactly-once: every transactional.id starts with this (`transactional_id_prefix`),

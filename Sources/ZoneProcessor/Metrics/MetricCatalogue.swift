@@ -28,6 +28,8 @@ public enum MetricCatalogue {
             "Outputs the broker refused for good; their inputs are dead-lettered as output_rejected.",
         "zonestream_dead_letters_refused_total":
             "Dead letters the broker refused even in their minimal form (logged, then lost).",
+        "zonestream_profiles_refused_total":
+            "Profiles of new persons refused because the profile table held max_profiles persons.",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",
         "zonestream_batch_duration_seconds":

@@ -33,6 +33,8 @@ public final class ProcessorMetrics: Sendable {
     public let outputsRejected = Atomic<Int>(0)
     /// Dead letters the broker refused for good even in their minimal form: logged, then gone.
     public let deadLettersRefused = Atomic<Int>(0)
+    /// Profiles of new persons refused because the profile table was full (`max_profiles`).
+    public let profilesRefused = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     private let exported: Exported
@@ -83,6 +85,11 @@ public final class ProcessorMetrics: Sendable {
     func countDeadLetterRefused() {
         deadLettersRefused.add(1, ordering: .relaxed)
         exported.deadLettersRefused.increment()
+    }
+
+    func countProfileRefused() {
+        profilesRefused.add(1, ordering: .relaxed)
+        exported.profilesRefused.increment()
     }
 
     func countSampleQuality(_ quality: SampleQuality) {
@@ -172,6 +179,7 @@ extension ProcessorMetrics {
         let outputsRetried: Counter
         let outputsRejected: Counter
         let deadLettersRefused: Counter
+        let profilesRefused: Counter
         let batchDuration: Timer
         let sampleAge: Recorder
 
@@ -200,6 +208,7 @@ extension ProcessorMetrics {
             outputsRetried = counter("zonestream_outputs_retried_total")
             outputsRejected = counter("zonestream_outputs_rejected_total")
             deadLettersRefused = counter("zonestream_dead_letters_refused_total")
+            profilesRefused = counter("zonestream_profiles_refused_total")
             batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
             sampleAge = Recorder(
                 label: "zonestream_sample_age_seconds", dimensions: [], aggregate: true, factory: factory)

@@ -18,9 +18,13 @@ final class ProfileReader: Sendable {
     /// Per partition: the high watermark at start, still to be reached.
     private let targets: NIOLockedValueBox<[Int32: Int64]>
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
+    private let metrics: ProcessorMetrics
+    /// Refused profiles, logged once per interval with their count (only the reader's thread).
+    private let refusals = NIOLockedValueBox(RepeatedWarning("profile table full; a new person's profile is refused"))
 
-    init(configuration: ProcessorConfiguration, table: ProfileTable, logger: Logger) throws {
+    init(configuration: ProcessorConfiguration, table: ProfileTable, metrics: ProcessorMetrics, logger: Logger) throws {
         self.table = table
+        self.metrics = metrics
         self.topic = configuration.topics.zoneProfiles
         self.logger = logger
         // Fetch promptly: a profile should be in the table before its sessions start.
@@ -64,10 +68,18 @@ final class ProfileReader: Sendable {
         consumer.close()
     }
 
+    /// A new person past `max_profiles`: counted, and logged once per interval.
+    private func refused() {
+        metrics.countProfileRefused()
+        let limit = table.limit
+        refusals.withLockedValue { $0.log(to: logger, metadata: ["max_profiles": .stringConvertible(limit)]) }
+    }
+
     private func apply(_ record: KafkaRecord, decoder: inout ProfileDecoder) {
         let key = record.key.map { String(decoding: $0, as: UTF8.self) }
         switch decoder.decode(value: record.value, key: key) {
-        case .success(.upsert(let profile)): table.upsert(profile)
+        case .success(.upsert(let profile)):
+            if !table.upsert(profile) { refused() }
         case .success(.delete(let person)): table.delete(person)
         case .failure(let rejection):
             logger.warning("profile record ignored", metadata: ["reason": "\(rejection.reason.rawValue)"])

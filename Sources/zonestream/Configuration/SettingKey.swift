@@ -83,6 +83,10 @@ struct SettingKey: Sendable {
                 "max_live_sessions", processor.maxLiveSessions, .integer(1...maximumLiveSessions),
                 "cap on live sessions per instance; new ones over it are dead-lettered as session_limit"),
             SettingKey(
+                "max_profiles", processor.maxProfiles, .integer(1...maximumLiveSessions),
+                "cap on persons in the profile table (every instance holds it whole); new persons over it are refused, counted and logged"
+            ),
+            SettingKey(
                 "profiles_catch_up_ms", processor.profilesCatchUpMs, .integer(0...600_000),
                 "wait at start for the profile table to catch up"),
             SettingKey(

@@ -218,6 +218,7 @@ struct SettingsLoader {
             finishedRetentionMs: Int64(integer("finished_retention_s")) * 1000,
             reorderWindowMs: Int64(integer("reorder_window_ms")))
         configuration.maxLiveSessions = integer("max_live_sessions")
+        configuration.maxProfiles = integer("max_profiles")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
         let instanceID = string("instance_id").trimmingCharacters(in: .whitespaces)
