@@ -6,6 +6,38 @@ import ZoneKafka
 import ZoneProcessor
 
 extension Benchmark {
+    /// The synthetic traffic's figures: the bare consumer's rate, ZoneStream's without and
+    /// with live views, and ZoneStream's timeline.
+    struct SyntheticFigures {
+        var ceiling: Double
+        var rate: Double
+        var viewsRate: Double
+        var timeline: [[Double]]
+    }
+
+    /// The ceiling (a bare consumer batch-consuming the records and doing nothing), then
+    /// ZoneStream end to end with at-least-once commits, live views off and on.
+    static func measureSynthetic(
+        base: ProcessorConfiguration, topics: Topics, changelogPrefix: String, records: Int, logger: Logger
+    ) throws -> SyntheticFigures {
+        let ceiling = try BareConsumer.measure(
+            kafka: base.kafka, topic: topics.workoutEvents, records: records, workers: base.workers, logger: logger
+        ).cost.recordsPerSecond
+        print(String(format: "bench: bare consumer %.0f records/s", ceiling))
+        let plain = BenchProcessorRun(
+            base: base, topics: topics, group: "bench-zonestream", changelogPrefix: changelogPrefix, liveViews: false)
+        let (cost, timeline, _) = try throughput(configuration: plain.configuration, records: records, logger: logger)
+        let rate = cost.recordsPerSecond
+        print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
+        let withViews = BenchProcessorRun(
+            base: base, topics: topics, group: "bench-zonestream-live-views", changelogPrefix: changelogPrefix,
+            liveViews: true)
+        let viewsRate = try throughput(configuration: withViews.configuration, records: records, logger: logger)
+            .cost.recordsPerSecond
+        print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
+        return SyntheticFigures(ceiling: ceiling, rate: rate, viewsRate: viewsRate, timeline: timeline)
+    }
+
     /// Writes `records` records of synthetic sessions to `topic`: sessions of samples,
     /// round-robin, so every partition is busy.
     static func preloadSynthetic(records: Int, topic: String, producer: KafkaProducer) throws {

@@ -91,30 +91,13 @@ public struct Benchmark: Sendable {
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
         try Self.preloadSynthetic(records: records, topic: topics.workoutEvents, producer: preloadProducer)
 
-        // 2. The ceiling: a bare consumer, batch-consuming the same records, doing nothing.
-        let ceiling = try BareConsumer.measure(
-            kafka: kafka, topic: topics.workoutEvents, records: records, workers: workers, logger: logger
-        ).cost.recordsPerSecond
-        print(String(format: "bench: bare consumer %.0f records/s", ceiling))
-
-        // 3. ZoneStream end to end, at-least-once commits on.
+        // 2 and 3. The ceiling (a bare consumer) and ZoneStream end to end, on those records.
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
-        let plain = BenchProcessorRun(
-            base: configuration, topics: topics, group: "bench-zonestream", changelogPrefix: names.changelogPrefix,
-            liveViews: false)
-        let (cost, timeline, _) = try Self.throughput(
-            configuration: plain.configuration, records: records, logger: logger)
-        let rate = cost.recordsPerSecond
-        print(String(format: "bench: ZoneStream %.0f records/s (%.2f of the ceiling)", rate, rate / ceiling))
-        let withViews = BenchProcessorRun(
-            base: configuration, topics: topics, group: "bench-zonestream-live-views",
-            changelogPrefix: names.changelogPrefix,
-            liveViews: true)
-        let viewsRate = try Self.throughput(configuration: withViews.configuration, records: records, logger: logger)
-            .cost.recordsPerSecond
-        print(String(format: "bench: with live views %.0f records/s (%.2f of without)", viewsRate, viewsRate / rate))
+        let synthetic = try Self.measureSynthetic(
+            base: configuration, topics: topics, changelogPrefix: names.changelogPrefix, records: records,
+            logger: logger)
 
         // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
         // ZoneStream with live views on (as `run` has them) and off, on the same records.
@@ -124,16 +107,9 @@ public struct Benchmark: Sendable {
             changelogPrefix: names.changelogPrefix, producer: preloadProducer, logger: logger)
         print(gym.summary)
         let peerFigures = try peer.map { name in
-            let figures = try PeerRun.measure(
+            try PeerRun.measure(
                 peer: name, bootstrapServers: bootstrap, input: names.gym.workoutEvents, output: names.peerOutput,
-                records: gym.mix.records, onMock: cluster.isEmbedded)
-            print(
-                String(
-                    format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f", name,
-                    figures.recordsPerSecond,
-                    Double(figures.peakRSSBytes) / 1_048_576, name,
-                    gym.zoneStreamRecordsPerSecond / figures.recordsPerSecond))
-            return figures
+                records: gym.mix.records, onMock: cluster.isEmbedded, against: gym.zoneStreamRecordsPerSecond)
         }
 
         // 4. Latency at a fixed rate.
@@ -158,49 +134,25 @@ public struct Benchmark: Sendable {
             sessionCounts: sessionCounts, producer: producer,
             executable: executable)
         print("bench: RSS per live session: " + SessionMemory.describe(bytesPerSession, sessionCounts: sessionCounts))
-        let floorSorted = floorLatency.latenciesMs.sorted()
-        let sorted = latency.latenciesMs.sorted()
-        func percentile(_ p: Double, of values: [Double] = sorted) -> Double { Percentile.of(p, values) }
-        let untilProduced = latency.untilProducedMs.sorted()
-        let outputPath = zip(latency.latenciesMs, latency.untilProducedMs).map { $0 - $1 }.sorted()
-        print(
-            String(
-                format:
-                    "bench: latency p50 / p99: %.1f / %.1f ms until ZoneStream produced the zone change, %.1f / %.1f ms from there until it was read",
-                percentile(0.5, of: untilProduced), percentile(0.99, of: untilProduced),
-                percentile(0.5, of: outputPath), percentile(0.99, of: outputPath)))
-        // The curve: 300 points evenly spaced in -log10(1 - p), from p0 to p99.9, and the maximum.
-        print(
-            String(
-                format:
-                    "bench: latency p50 / p99 / p99.9: ZoneStream %.1f / %.1f / %.1f ms, the Kafka path alone (floor) %.1f / %.1f / %.1f ms",
-                percentile(0.5), percentile(0.99), percentile(0.999),
-                percentile(0.5, of: floorSorted), percentile(0.99, of: floorSorted), percentile(0.999, of: floorSorted))
-        )
-        func curve(_ values: [Double]) -> [[Double]] {
-            (0...300).map { step -> [Double] in
-                let p = 1 - pow(10, -Double(step) / 100)
-                return [p * 100, percentile(p, of: values)]
-            } + [[100, values.last ?? 0]]
-        }
+        let figures = LatencyFigures(zoneStream: latency, floor: floorLatency)
+        figures.printSummary()
         let report = BenchReport(
             broker: bootstrapServers ?? "embedded mock cluster of \(brokers) brokers (a child process)",
             machine:
                 "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
             records: records, partitions: partitions, workers: workers,
-            ceilingRecordsPerSecond: ceiling, zoneStreamRecordsPerSecond: rate, ratio: rate / ceiling,
-            liveViewsRecordsPerSecond: viewsRate,
+            ceilingRecordsPerSecond: synthetic.ceiling, zoneStreamRecordsPerSecond: synthetic.rate,
+            ratio: synthetic.rate / synthetic.ceiling, liveViewsRecordsPerSecond: synthetic.viewsRate,
             latencyTargetSamplesPerSecond: latencyRate, latencyPartitions: latencyPartitions,
-            latencyTraffic: latencyTraffic.rawValue,
-            latencyAchievedSamplesPerSecond: latency.achievedRate,
-            latencyP50Ms: percentile(0.5), latencyP99Ms: percentile(0.99), latencyP999Ms: percentile(0.999),
-            latencyFloorP50Ms: percentile(0.5, of: floorSorted), latencyFloorP99Ms: percentile(0.99, of: floorSorted),
-            latencyFloorP999Ms: percentile(0.999, of: floorSorted),
+            latencyTraffic: latencyTraffic.rawValue, latencyAchievedSamplesPerSecond: latency.achievedRate,
+            latencyP50Ms: figures.percentile(0.5), latencyP99Ms: figures.percentile(0.99),
+            latencyP999Ms: figures.percentile(0.999), latencyFloorP50Ms: figures.percentile(0.5, of: figures.floor),
+            latencyFloorP99Ms: figures.percentile(0.99, of: figures.floor),
+            latencyFloorP999Ms: figures.percentile(0.999, of: figures.floor),
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: bytesPerSession.first ?? 0, bytesPerSession100k: bytesPerSession.last ?? 0,
-            throughputOverTime: timeline, latencyPercentilesMs: curve(sorted),
-            latencyFloorPercentilesMs: curve(floorSorted),
-            gym: gym, peer: peerFigures)
+            throughputOverTime: synthetic.timeline, latencyPercentilesMs: figures.curve(figures.zoneStream),
+            latencyFloorPercentilesMs: figures.curve(figures.floor), gym: gym, peer: peerFigures)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
         try report.write(to: output)
         withExtendedLifetime((producer, preloadProducer)) {}

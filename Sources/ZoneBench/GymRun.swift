@@ -72,107 +72,43 @@ enum GymRun {
 
     static func measure(
         configuration: ProcessorConfiguration, topics: Topics, records: Int, classSize: GymPreload.ClassSize,
-        floorTopic: String,
-        changelogPrefix: String, producer: KafkaProducer, logger: Logger
+        floorTopic: String, changelogPrefix: String, producer: KafkaProducer, logger: Logger
     ) throws -> Figures {
         let mix = try GymPreload.produce(
             records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
-        let total = mix.records
-        let kafka = configuration.kafka
-        func bareRun(_ run: Int) throws -> (cost: ClientCost, timeline: [[Double]]) {
-            try BareConsumer.measure(
-                kafka: kafka, topic: topics.workoutEvents, records: total, workers: configuration.workers, run: run,
-                logger: logger)
-        }
-
-        // Rounds of the four clients, the order reversed every other round (bare, on, off,
-        // floor; floor, off, on, bare; ...), so no client always runs first or last (on a
-        // colder or warmer heap and broker). Each figure is the median of its runs, and each
-        // ratio the median of the rounds' ratios, with the spread.
-        var runs: [LiveViewRun] = []
         // A first ZoneStream run, not counted: the process's heap grows to its working size
         // (the runs before it faulted in fresh pages: up to twice the CPU per record), and its
         // outputs are the ones the floor writes again.
         let warmUp = BenchProcessorRun(
             base: configuration, topics: topics, group: warmUpGroup, changelogPrefix: changelogPrefix, liveViews: true)
-        let warmUpRun = try Benchmark.throughput(configuration: warmUp.configuration, records: total, logger: logger)
-        var firstRun: (timeline: [[Double]], metrics: ProcessorMetrics)? = (warmUpRun.timeline, warmUpRun.metrics)
-        var floorOutputs: KafkaFloor.Outputs?
-        var floorRuns: [ClientCost] = []
-        var bareRuns: [ClientCost] = []
-        var timelines: (bare: [[Double]], floor: [[Double]]) = ([], [])
-        for round in 0..<rounds {
-            let order: [Client] =
+        let warmUpRun = try Benchmark.throughput(
+            configuration: warmUp.configuration, records: mix.records, logger: logger)
+        let outputs = try outputsOf(
+            warmUpRun.metrics, topics: topics, changelog: changelogPrefix + warmUpGroup, kafka: configuration.kafka,
+            logger: logger)
+        var rounds = GymRounds(
+            configuration: configuration, topics: topics, records: mix.records, floorTopic: floorTopic,
+            changelogPrefix: changelogPrefix, floorOutputs: outputs, logger: logger)
+        // Rounds of the four clients, the order reversed every other round (bare, on, off,
+        // floor; floor, off, on, bare; ...), so no client always runs first or last (on a
+        // colder or warmer heap and broker). Each figure is the median of its runs, and each
+        // ratio the median of the rounds' ratios, with the spread.
+        for round in 0..<rounds.count {
+            let order: [GymRounds.Client] =
                 round % 2 == 0 ? [.bare, .liveViews, .noLiveViews, .floor] : [.floor, .noLiveViews, .liveViews, .bare]
-            for client in order {
-                switch client {
-                case .bare:
-                    let bare = try bareRun(bareRuns.count + 1)
-                    bareRuns.append(bare.cost)
-                    if timelines.bare.isEmpty { timelines.bare = bare.timeline }
-                case .liveViews, .noLiveViews:
-                    let run = BenchProcessorRun(
-                        base: configuration, topics: topics, group: groups[runs.count + 1],
-                        changelogPrefix: changelogPrefix,
-                        liveViews: client == .liveViews)
-                    let (cost, timeline, _) = try Benchmark.throughput(
-                        configuration: run.configuration, records: total, logger: logger)
-                    runs.append(
-                        LiveViewRun(
-                            liveViews: client == .liveViews, recordsPerSecond: cost.recordsPerSecond, cost: cost))
-                    if runs.count == 1 { firstRun?.timeline = timeline }
-                case .floor:
-                    guard let firstRun else { throw BenchError("bench: the floor needs a ZoneStream run before it") }
-                    let outputs =
-                        try floorOutputs
-                        ?? outputsOf(
-                            firstRun.metrics, topics: topics, changelog: changelogPrefix + warmUpGroup, kafka: kafka,
-                            logger: logger)
-                    floorOutputs = outputs
-                    let floor = try KafkaFloor.measure(
-                        kafka: kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: total,
-                        outputs: outputs,
-                        commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers,
-                        run: floorRuns.count + 1,
-                        logger: logger)
-                    floorRuns.append(floor.cost)
-                    if timelines.floor.isEmpty { timelines.floor = floor.timeline }
-                }
-            }
+            for client in order { try rounds.run(client) }
         }
-        guard let firstRun, let outputs = floorOutputs else { throw BenchError("bench: no gym run") }
-        let processor = firstRun.metrics
-        let zoneChanges = processor.zoneChanges.load(ordering: .relaxed)
-        let finished = processor.workoutsFinished.load(ordering: .relaxed)
-        let perMillion = 1_000_000 / Double(max(total, 1))
-        let withViews = runs.filter(\.liveViews)
-        let zoneStreamRates = Spread(withViews.map(\.recordsPerSecond))
-        let withoutViews = Spread(runs.filter { !$0.liveViews }.map(\.recordsPerSecond))
-        let floorRates = Spread(floorRuns.map(\.recordsPerSecond))
-        let bareRates = Spread(bareRuns.map(\.recordsPerSecond))
-        return Figures(
-            mix: mix, bareConsumerRecordsPerSecond: bareRates.median, floorRecordsPerSecond: floorRates.median,
-            zoneStreamRecordsPerSecond: zoneStreamRates.median,
-            zoneStreamWithoutLiveViewsRecordsPerSecond: withoutViews.median,
-            zoneChangesPerMillionRecords: Double(zoneChanges) * perMillion,
-            finishedWorkoutsPerMillionRecords: Double(finished) * perMillion, outputRecords: outputs.count,
-            outputMeanBytes: outputs.meanBytes,
-            zoneStreamRates: zoneStreamRates, zoneStreamWithoutLiveViewsRates: withoutViews, floorRates: floorRates,
-            bareConsumerRates: bareRates,
-            ratioToFloor: Spread(zip(withViews, floorRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
-            ratioToBareConsumer: Spread(zip(withViews, bareRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
-            liveViewRuns: runs,
-            zoneStreamCost: ClientCost.median(withViews.map(\.cost)), floorCost: ClientCost.median(floorRuns),
-            bareConsumerCost: ClientCost.median(bareRuns),
-            zoneStreamTimeline: firstRun.timeline, bareConsumerTimeline: timelines.bare, floorTimeline: timelines.floor)
+        let perMillion = 1_000_000 / Double(max(mix.records, 1))
+        return rounds.figures(
+            mix: mix,
+            zoneChangesPerMillionRecords: Double(warmUpRun.metrics.zoneChanges.load(ordering: .relaxed)) * perMillion,
+            finishedWorkoutsPerMillionRecords: Double(warmUpRun.metrics.workoutsFinished.load(ordering: .relaxed))
+                * perMillion)
     }
-
-    /// The clients of a round.
-    private enum Client { case bare, liveViews, noLiveViews, floor }
 
     /// What ZoneStream's run wrote (`metrics`: how many outputs; their bytes read back from
     /// its topics), for the floor to write again.
-    private static func outputsOf(
+    static func outputsOf(
         _ metrics: ProcessorMetrics, topics: Topics, changelog: String, kafka: KafkaConfiguration, logger: Logger
     ) throws -> KafkaFloor.Outputs {
         let zoneChanges = metrics.zoneChanges.load(ordering: .relaxed)

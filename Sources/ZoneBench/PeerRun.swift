@@ -32,7 +32,8 @@ enum PeerRun {
     }
 
     static func measure(
-        peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool
+        peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool,
+        against zoneStreamRecordsPerSecond: Double
     ) throws -> Figures {
         let script = URL(fileURLWithPath: "benchmarks/peers/\(peer)/run.sh")
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
@@ -63,6 +64,11 @@ enum PeerRun {
         guard process.terminationStatus == 0 else {
             throw BenchError("bench: the \(peer) peer read \(line.records) of \(records) records before its timeout")
         }
+        print(
+            String(
+                format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f", peer,
+                line.recordsPerSecond, Double(line.peakRSSBytes) / 1_048_576, peer,
+                zoneStreamRecordsPerSecond / line.recordsPerSecond))
         return Figures(
             peer: peer, records: line.records, recordsPerSecond: line.recordsPerSecond, zoneChanges: line.zoneChanges,
             peakRSSBytes: line.peakRSSBytes, stateBackedByChangelog: !onMock)

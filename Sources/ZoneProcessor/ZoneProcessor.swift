@@ -24,10 +24,10 @@ public final class ZoneProcessor: Sendable {
     /// Every person's latest summary, read from `person-summaries` when
     /// `publishesLiveSessions` is on; read it from any thread.
     public let personSummaries = PersonSummaryTable()
-    private let lagReporter: ConsumerLagReporter
+    let lagReporter: ConsumerLagReporter
     let logger: Logger
     let state = NIOLockedValueBox(State.created)
-    private let fatalError = NIOLockedValueBox<ProcessorError?>(nil)
+    let fatalError = NIOLockedValueBox<ProcessorError?>(nil)
     /// False while librdkafka's statistics say no broker is connected.
     let brokerReachable = Atomic<Bool>(true)
     /// The readiness last logged, so each change is logged once.
@@ -44,7 +44,7 @@ public final class ZoneProcessor: Sendable {
         case stopping
         case stopped
     }
-    private let components = NIOLockedValueBox<Components?>(nil)
+    let components = NIOLockedValueBox<Components?>(nil)
 
     struct Components: @unchecked Sendable {
         // @unchecked: every member is itself Sendable or thread-safe; set once by run().
@@ -92,7 +92,7 @@ public final class ZoneProcessor: Sendable {
         }
     }
 
-    private var isStopping: Bool {
+    var isStopping: Bool {
         switch state.withLockedValue({ $0 }) {
         case .stopping, .stopped: true
         case .created, .starting, .running: false
@@ -116,81 +116,29 @@ public final class ZoneProcessor: Sendable {
         defer { state.withLockedValue { $0 = .stopped } }
         let producer = try KafkaProducer(configuration: configuration.kafka)
         if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
-        let profileReader = try ProfileReader(
-            configuration: configuration, table: profiles, metrics: metrics, logger: logger)
-        profileReader.start()
-        if !profileReader.waitUntilCaughtUp(
-            timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping })
-        {
-            logger.warning("profile table not caught up in time; starting anyway")
-        }
-        if isStopping {
-            // Stopped while starting: nothing was consumed, so nothing to commit.
-            profileReader.stop()
-            logger.info("processor stopped")
-            return
-        }
-        let statistics: (@Sendable (String) -> Void)? =
-            configuration.statisticsIntervalMs > 0
-            ? { @Sendable [lagReporter, self] text in
-                lagReporter.report(statisticsJSON: text)
-                if let up = ConsumerLagReader.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
-            } : nil
-        let consumer = try KafkaConsumer(
-            configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
-            properties: configuration.memberProperties([
-                "statistics.interval.ms": "\(configuration.statisticsIntervalMs)"
-            ]),
-            statistics: statistics)
+        guard let profileReader = try startProfiles() else { return }
+        let consumer = try makeConsumer()
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions),
-            logger: logger,
-            isStopping: { [self] in isStopping },
-            onFatal: { [self] error in
-                fatalError.withLockedValue { $0 = $0 ?? error }
-                stop()
-            })
+            logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
         let workers = (0..<max(1, configuration.workers)).map {
             PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
         }
         components.withLockedValue {
             $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader)
         }
-        let deliveryRunning = Atomic<Bool>(true)
-        let deliveryThread = JoinableThread(name: "zs-delivery") {
-            while deliveryRunning.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
-        }
-        let personStage = try PersonStage(configuration: configuration, logger: logger) { [self] error in
-            fatalError.withLockedValue { $0 = $0 ?? error }
-            stop()
-        }
+        let delivery = DeliveryPoller(producer: producer)
+        let personStage = try PersonStage(configuration: configuration, logger: logger) { [self] error in fail(error) }
         try personStage.start()
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
         defer { trimmer.stop() }
-        // Every live session of the group for the endpoint, from the changelog all write.
-        if configuration.publishesLiveSessions {
-            do {
-                try sessionDirectory.group.start(
-                    configuration: configuration, profiles: profiles,
-                    revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
-            } catch {
-                logger.warning(
-                    "group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
-            }
+        startGroupViews()
+        defer {
+            sessionDirectory.group.stop()
+            personSummaries.stop()
         }
-        defer { sessionDirectory.group.stop() }
-        if configuration.publishesLiveSessions {
-            do {
-                try personSummaries.start(configuration: configuration, logger: logger)
-            } catch {
-                logger.warning(
-                    "/people views off: the person-summaries topic cannot be read", metadata: ["error": "\(error)"])
-            }
-        }
-        defer { personSummaries.stop() }
-
         let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger) { [self] in
             advance(to: .running(assigned: true))
         }
@@ -199,33 +147,16 @@ public final class ZoneProcessor: Sendable {
         logger.info(
             "processor running",
             metadata: ["workers": .stringConvertible(workers.count), "group": "\(configuration.groupID)"])
-        while !isStopping {
-            consumer.poll(timeoutMs: 100)
-            logReadinessChange()
-            // Fenced (another instance took this one's group.instance.id), or failed for good:
-            // this instance gets no more records, so it stops and says why.
-            if let fatal = consumer.fatalError {
-                fatalError.withLockedValue { $0 = $0 ?? ProcessorError(.consuming, reason: "\(fatal)") }
-                stop()
-            }
-        }
-
+        pollUntilStopped(consumer)
         // Shutdown: leaving the group revokes every partition, so each worker commits its
         // delivered work; then workers stop, the producer flushes, and the clients close.
         logReadinessChange()
         logger.info("processor stopping")
         consumer.close()
-        let done = workers.map { worker in
-            let semaphore = DispatchSemaphore(value: 0)
-            worker.post(.stop(done: semaphore))
-            return semaphore
-        }
-        for semaphore in done { semaphore.wait() }
-        for worker in workers { worker.join() }
+        stopWorkers(workers)
         personStage.stop()
         try? producer.flush(timeoutMs: 10_000)
-        deliveryRunning.store(false, ordering: .releasing)
-        deliveryThread.join()
+        delivery.stop()
         profileReader.stop()
         components.withLockedValue { $0 = nil }
         if let error = fatalError.withLockedValue({ $0 }) { throw error }

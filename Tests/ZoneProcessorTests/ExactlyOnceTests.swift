@@ -38,6 +38,26 @@ struct ExactlyOnceTests {
             ] + (guarantee == .exactlyOnce ? ["--exactly-once"] : []))
     }
 
+    /// Instances of the group, one per identity (nil: none of its own), once each has its
+    /// partitions.
+    static func started(_ broker: TestBroker, guarantee: Guarantee, identities: [String?]) throws -> [ZoneStreamProcess]
+    {
+        let instances = try identities.map { try instance(broker, guarantee: guarantee, instance: $0) }
+        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        return instances
+    }
+
+    /// The load generator's `check:` line.
+    static func checkLine(_ loadgen: ZoneStreamProcess) -> String {
+        loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+    }
+
+    static func stopAll(_ instances: [ZoneStreamProcess]) {
+        for instance in instances {
+            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
+        }
+    }
+
     /// The numbers after "records read committed," etc. in the check's exactly-once line.
     static func count(_ label: String, in output: String) -> Int? {
         guard let range = output.range(of: label) else { return nil }
@@ -62,10 +82,8 @@ struct ExactlyOnceTests {
         let guarantee = scenario.guarantee
         let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
-        var instances = try ["a", "b", "c"].prefix(scenario.instances).map {
-            try Self.instance(broker, guarantee: guarantee, instance: $0)
-        }
-        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        var instances = try Self.started(
+            broker, guarantee: guarantee, identities: Array(["a", "b", "c"].prefix(scenario.instances)))
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
         let loadgen = try Self.loadgen(broker, guarantee: guarantee)
@@ -81,7 +99,7 @@ struct ExactlyOnceTests {
         let recovery = Date().timeIntervalSince(killed)
         #expect(loadgen.isRunning, "the instance was killed and restarted while traffic flowed")
         FailureTests.expectChecked(loadgen, instances)
-        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        let check = Self.checkLine(loadgen)
         #expect(!check.contains("missing"), "\(check)")
         if guarantee == .exactlyOnce {
             #expect(!check.contains("repeats"), "exactly once: no output twice: \(check)")
@@ -95,9 +113,7 @@ struct ExactlyOnceTests {
         } else {
             print("at-least-once after SIGKILL: \(check)")
         }
-        for instance in instances {
-            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
-        }
+        Self.stopAll(instances)
     }
 
     /// Instances started from identical settings with no identity of their own (a
@@ -108,15 +124,15 @@ struct ExactlyOnceTests {
     func instancesFromIdenticalSettingsNeverFenceEachOther(on kind: BrokerKind, count: Int) throws {
         let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
-        var instances = try (1..<count).map { _ in try Self.instance(broker, guarantee: .exactlyOnce, instance: nil) }
-        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        var instances = try Self.started(
+            broker, guarantee: .exactlyOnce, identities: Array(repeating: nil, count: count - 1))
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
         let loadgen = try Self.loadgen(broker, guarantee: .exactlyOnce)
         FailureTests.waitForFlow(collector, zoneChanges: 200)
         instances.append(try Self.instance(broker, guarantee: .exactlyOnce, instance: nil))
         FailureTests.expectChecked(loadgen, instances)
-        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        let check = Self.checkLine(loadgen)
         #expect(!check.contains("missing") && !check.contains("repeats"), "\(check)")
         for (index, instance) in instances.enumerated() {
             #expect(instance.isRunning, "instance \(index) stopped: \(instance.output.suffix(1500))")
@@ -125,9 +141,7 @@ struct ExactlyOnceTests {
                 "instance \(index) was fenced: \(instance.output.suffix(1500))")
         }
         print("\(count) instances from identical settings, exactly-once: \(check)")
-        for instance in instances {
-            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
-        }
+        Self.stopAll(instances)
     }
 
     /// The person stage killed while it counts: classes of 30 s on six days, the same members
@@ -138,11 +152,7 @@ struct ExactlyOnceTests {
     func aPersonStageKilledWhileCountingCountsEachWorkoutOnce(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        var instances = [
-            try Self.instance(broker, guarantee: .exactlyOnce, instance: "a"),
-            try Self.instance(broker, guarantee: .exactlyOnce, instance: "b"),
-        ]
-        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        var instances = try Self.started(broker, guarantee: .exactlyOnce, identities: ["a", "b"])
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["person-summaries"])
         defer { collector.stop() }
         let loadgen = try ZoneStreamProcess([
@@ -156,13 +166,11 @@ struct ExactlyOnceTests {
         instances[0] = try Self.instance(broker, guarantee: .exactlyOnce, instance: "a")
         #expect(loadgen.isRunning, "the instance was killed and restarted while workouts were counted")
         FailureTests.expectChecked(loadgen, instances)
-        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        let check = Self.checkLine(loadgen)
         #expect(check.contains("24 of 24 persons' latest summaries match"), "\(check)")
         #expect(!check.contains("repeats"), "exactly once: no output twice: \(check)")
         print("person stage after SIGKILL, exactly-once: \(check)")
-        for instance in instances {
-            #expect(instance.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
-        }
+        Self.stopAll(instances)
     }
 
     /// A zombie: instance `a` frozen (SIGSTOP) while its producer and group membership still
@@ -175,11 +183,7 @@ struct ExactlyOnceTests {
     func aZombieIsFencedByTheBroker(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        var instances = [
-            try Self.instance(broker, guarantee: .exactlyOnce, instance: "a"),
-            try Self.instance(broker, guarantee: .exactlyOnce, instance: "b"),
-        ]
-        for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
+        var instances = try Self.started(broker, guarantee: .exactlyOnce, identities: ["a", "b"])
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
         let loadgen = try Self.loadgen(broker, guarantee: .exactlyOnce)
@@ -197,7 +201,7 @@ struct ExactlyOnceTests {
             zombie.output.contains("Static consumer fenced") || zombie.output.contains("fenced by a newer instance"),
             "\(zombie.output.suffix(1500))")
         FailureTests.expectChecked(loadgen, instances)
-        let check = loadgen.output.split(separator: "\n").first { $0.hasPrefix("check:") }.map(String.init) ?? ""
+        let check = Self.checkLine(loadgen)
         #expect(!check.contains("missing") && !check.contains("repeats"), "\(check)")
         print("zombie fenced: \(check)")
         for instance in instances.dropFirst() { #expect(instance.signal(SIGTERM, waitSeconds: 20)) }

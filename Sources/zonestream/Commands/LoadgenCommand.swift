@@ -71,125 +71,45 @@ struct LoadgenCommand: AsyncParsableCommand {
 
     func generate(logger: Logger, stop: StopFlag) throws {
         let kafka = KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zonestream-loadgen")
-        let producer = try KafkaProducer(configuration: kafka)
-        // An unreachable broker is an error after a bounded wait, not an endless retry.
-        do {
-            _ = try TopicAdmin.existingTopics(using: producer, timeoutMs: Int32(clamping: connectTimeoutS * 1000))
-        } catch {
-            throw SettingsError(
-                description:
-                    "loadgen: no Kafka broker answered at \(bootstrapServers) within \(connectTimeoutS) s (\(error.message)); is it running? (--connect-timeout-s)"
-            )
-        }
-        var oracle = LoadOracle(settings: EngineSettings(maxGapMs: maxGapMs))
-        var sent = 0
-        var samples = 0
-        let started = Date()
-        var lastProgress = started
-        var stoppedEarly = false
-        let tracker = DeliveryTracker()
-
-        func send(_ record: GymClass.Record) throws {
-            try producer.produce(
-                topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: tracker)
-            sent += 1
-            if record.value.hasPrefix("{\"type\":\"sample") { samples += 1 }
-        }
-
+        var run = try LoadRun(kafka: kafka, maxGapMs: maxGapMs, connectTimeoutS: connectTimeoutS)
         let schedule = ClassSchedule(
             classes: days > 1 ? max(waves, days) : waves, days: days, classSeconds: sessionSeconds,
             firstStartMs: startTs
                 ?? ClassSchedule.defaultStart(days: days, nowMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        var stoppedEarly = false
         wavesLoop: for wave in 0..<schedule.classes {
             let plan = trafficPlan(wave: wave, schedule: schedule)
             var generator = LoadGenerator(plan: plan)
             // Members shared by every class keep the profile of the first: a profile changed
             // while a processor may not have read it yet would make the oracle's zones a guess.
             if wave == 0 || plan.personPrefix == nil {
-                for record in generator.profiles(topic: "zone-profiles") {
-                    try send(record)
-                    oracle.profile(key: record.key, value: record.value)
-                }
-                try producer.flush(timeoutMs: 30_000)
-                // A profile is read when its session starts; give every instance time to read it.
-                Thread.sleep(forTimeInterval: Double(profileSettleMs) / 1000)
+                try run.sendProfiles(generator.profiles(topic: "zone-profiles"), settleMs: profileSettleMs)
             }
             var second = 0
             while !generator.isFinished {
-                if stop.isRaised || (durationS > 0 && Date().timeIntervalSince(started) >= Double(durationS)) {
+                if stop.isRaised || (durationS > 0 && run.elapsed >= Double(durationS)) {
                     // Out of time, or stopped: end the wave's open sessions so every workout finishes.
-                    let ts = plan.startMs + Int64(second) * 1000
-                    for member in 0..<members {
-                        let key = "\(plan.sessionPrefix)-\(member)"
-                        let record = GymClass.Record(
-                            topic: "workout-events", key: key,
-                            value: "{\"type\":\"session_end\",\"session\":\"\(key)\",\"ts\":\(ts)}")
-                        try send(record)
-                        oracle.event(key: record.key, value: record.value)
-                    }
+                    try run.endSessions(of: plan, members: members, at: plan.startMs + Int64(second) * 1000)
                     stoppedEarly = true
                     break wavesLoop
                 }
-                for record in generator.nextSecond(topic: "workout-events") {
-                    try send(record)
-                    oracle.event(key: record.key, value: record.value)
-                }
+                try run.send(generator.nextSecond(topic: "workout-events"), rate: rate)
                 second += 1
-                producer.pollDeliveryReports(timeoutMs: 0)
-                if rate > 0 {
-                    let due = started.addingTimeInterval(Double(sent) / Double(rate))
-                    let wait = due.timeIntervalSinceNow
-                    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                }
-                if Date().timeIntervalSince(lastProgress) >= 1 {
-                    lastProgress = Date()
-                    let elapsed = lastProgress.timeIntervalSince(started)
-                    // Done: the share of the simulated class time sent, or of --duration-s.
-                    var done =
-                        Double(wave * sessionSeconds + second) / Double(max(1, schedule.classes * sessionSeconds))
-                    if durationS > 0 { done = max(done, elapsed / Double(durationS)) }
-                    let remaining = done > 0 ? elapsed * (1 - min(done, 1)) / done : 0
-                    FileHandle.standardError.write(
-                        Data(
-                            String(
-                                format:
-                                    "loadgen: %d records (%d samples) in %.1f s, %.0f records/s; wave %d of %d, %.0f%% done, about %.0f s left\n",
-                                sent, samples, elapsed, Double(sent) / elapsed, wave + 1, schedule.classes,
-                                min(done, 1) * 100, remaining
-                            ).utf8))
-                }
+                // Done: the share of the simulated class time sent, or of --duration-s.
+                var done = Double(wave * sessionSeconds + second) / Double(max(1, schedule.classes * sessionSeconds))
+                if durationS > 0 { done = max(done, run.elapsed / Double(durationS)) }
+                run.reportProgress(wave: wave, of: schedule.classes, done: done)
             }
         }
-        try producer.flush(timeoutMs: 60_000)
-        let elapsed = Date().timeIntervalSince(started)
-        let expected = oracle.expectedFinished()
-        let failures = tracker.takeFailures()
-        if !failures.isEmpty {
-            let reasons = Set(failures.map { "\($0.error)" }).sorted().prefix(3)
-            print("loadgen: \(failures.count) records not delivered: \(reasons.joined(separator: "; "))")
-        }
-        print(
-            String(
-                format:
-                    "loadgen: sent %d records (%d samples) in %.2f s (%.0f records/s); delivered %d, failed %d; %d workouts expected%@",
-                sent, samples, elapsed, Double(sent) / max(elapsed, 0.001), tracker.deliveredCount, tracker.failedCount,
-                expected.count,
-                stop.isRaised ? " (stopped by a signal)" : stoppedEarly ? " (stopped at the time limit)" : ""))
-        if let expectFile {
-            let lines = try expected.keys.sorted().map { key in
-                String(
-                    decoding: try JSONSerialization.data(withJSONObject: expected[key]!, options: [.sortedKeys]),
-                    as: UTF8.self)
-            }
-            try (lines.joined(separator: "\n") + "\n").write(toFile: expectFile, atomically: true, encoding: .utf8)
-        }
+        let expected = try run.finish(
+            stoppedBy: stop.isRaised ? "a signal" : stoppedEarly ? "the time limit" : nil, expectFile: expectFile)
         guard check, !stop.isRaised else { return }
         guard dropouts == 0 && duplicates == 0 && late == 0 && malformed == 0 else {
             throw SettingsError(description: "--check needs clean traffic (no injected faults)")
         }
         try checkResults(
-            expected: expected, expectedChanges: oracle.expectedZoneChanges(),
-            expectedSummaries: oracle.expectedPersonSummaries(), kafka: kafka, logger: logger)
+            expected: expected, expectedChanges: run.oracle.expectedZoneChanges(),
+            expectedSummaries: run.oracle.expectedPersonSummaries(), kafka: kafka, logger: logger)
     }
 
     /// The plan of one class: its seed, faults, ids (members shared by every class when the

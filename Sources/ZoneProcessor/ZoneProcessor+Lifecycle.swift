@@ -1,0 +1,117 @@
+import Dispatch
+import Logging
+import NIOConcurrencyHelpers
+import Synchronization
+import ZoneCodecs
+import ZoneKafka
+
+/// The steps of ``ZoneProcessor/run()``.
+extension ZoneProcessor {
+    /// Records the first error that stops the processor, and stops it.
+    func fail(_ error: ProcessorError) {
+        fatalError.withLockedValue { $0 = $0 ?? error }
+        stop()
+    }
+
+    /// Starts reading the profile table and waits until it has caught up (or the wait is
+    /// over); nil when the processor was stopped meanwhile (nothing was consumed, so nothing
+    /// is left to commit).
+    func startProfiles() throws -> ProfileReader? {
+        let profileReader = try ProfileReader(
+            configuration: configuration, table: profiles, metrics: metrics, logger: logger)
+        profileReader.start()
+        if !profileReader.waitUntilCaughtUp(
+            timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping })
+        {
+            logger.warning("profile table not caught up in time; starting anyway")
+        }
+        guard !isStopping else {
+            profileReader.stop()
+            logger.info("processor stopped")
+            return nil
+        }
+        return profileReader
+    }
+
+    /// The group member the workers' queues hang from, reporting lag and broker reachability
+    /// from librdkafka's statistics.
+    func makeConsumer() throws -> KafkaConsumer {
+        let statistics: (@Sendable (String) -> Void)? =
+            configuration.statisticsIntervalMs > 0
+            ? { @Sendable [lagReporter, self] text in
+                lagReporter.report(statisticsJSON: text)
+                if let up = ConsumerLagReader.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
+            } : nil
+        return try KafkaConsumer(
+            configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
+            properties: configuration.memberProperties([
+                "statistics.interval.ms": "\(configuration.statisticsIntervalMs)"
+            ]),
+            statistics: statistics)
+    }
+
+    /// The group-wide views for the endpoint: every live session, from the changelog all
+    /// instances write, and every person's latest summary. Off without the endpoint; a topic
+    /// that cannot be read turns its view off, not the processor.
+    func startGroupViews() {
+        guard configuration.publishesLiveSessions else { return }
+        do {
+            try sessionDirectory.group.start(
+                configuration: configuration, profiles: profiles,
+                revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
+        } catch {
+            logger.warning(
+                "group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
+        }
+        do {
+            try personSummaries.start(configuration: configuration, logger: logger)
+        } catch {
+            logger.warning(
+                "/people views off: the person-summaries topic cannot be read", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Serves the group (rebalances, readiness) until ``stop()``. Fenced (another instance
+    /// took this one's group.instance.id), or failed for good, the consumer gets no more
+    /// records: the processor stops and says why.
+    func pollUntilStopped(_ consumer: KafkaConsumer) {
+        while !isStopping {
+            consumer.poll(timeoutMs: 100)
+            logReadinessChange()
+            if let fatal = consumer.fatalError { fail(ProcessorError(.consuming, reason: "\(fatal)")) }
+        }
+    }
+
+    /// Asks every worker to commit what is delivered and stop, and waits for all of them.
+    func stopWorkers(_ workers: [PartitionWorker]) {
+        let done = workers.map { worker in
+            let semaphore = DispatchSemaphore(value: 0)
+            worker.post(.stop(done: semaphore))
+            return semaphore
+        }
+        for semaphore in done { semaphore.wait() }
+        for worker in workers { worker.join() }
+    }
+}
+
+/// Serves the producer's delivery reports on a thread of its own until stopped.
+final class DeliveryPoller: Sendable {
+    private final class Flag: Sendable {
+        let running = Atomic<Bool>(true)
+    }
+    private let flag: Flag
+    private let thread: JoinableThread
+
+    init(producer: KafkaProducer) {
+        let flag = Flag()
+        self.flag = flag
+        thread = JoinableThread(name: "zs-delivery") {
+            while flag.running.load(ordering: .relaxed) { producer.pollDeliveryReports(timeoutMs: 50) }
+        }
+    }
+
+    func stop() {
+        flag.running.store(false, ordering: .releasing)
+        thread.join()
+    }
+}
