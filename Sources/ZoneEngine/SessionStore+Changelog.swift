@@ -1,18 +1,29 @@
 /// What the changelog needs of a store: sessions put back after a move, and what changed.
 extension SessionStore {
-    /// Puts back a session restored from elsewhere (a changelog).
+    /// Puts back a session restored from elsewhere (a changelog), replacing one with its id.
+    /// Nothing is marked changed: the changelog holds it already.
     public mutating func restore(_ session: WorkoutSession) {
         if let slot = slots.slot(of: session.id) {
             live[slot] = session
         } else {
-            insert(session)
-            dirty[live.count - 1] = false
+            insert(session, changed: false)
         }
+    }
+
+    /// Drops a restored session that a later changelog record removed; no output.
+    public mutating func forget(_ id: String) {
+        guard let slot = slots.slot(of: id) else { return }
+        _ = remove(slot: slot)
     }
 
     /// Puts back a finished session's id, restored from elsewhere, for the rest of its retention.
     public mutating func restoreFinished(_ id: String, wallMs: Int64) {
         finishedAt[id] = wallMs
+    }
+
+    /// Drops a restored finished id that a later changelog record removed.
+    public mutating func forgetFinished(_ id: String) {
+        finishedAt[id] = nil
     }
 
     /// Hands over what changed since the last call: the sessions to write to the changelog,

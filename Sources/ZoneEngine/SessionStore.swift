@@ -67,7 +67,8 @@ public struct SessionStore: Sendable {
         changes.updated.append(live[slot].id)
     }
 
-    mutating func insert(_ session: WorkoutSession) {
+    /// Adds a session; `changed` marks it for the next changelog write (a restored one is not).
+    mutating func insert(_ session: WorkoutSession, changed: Bool = true) {
         if live.count == live.capacity {
             // Grown by a quarter rather than doubled: a session is over half a kilobyte, and a
             // doubled array leaves on average about a third of its slots empty.
@@ -78,7 +79,7 @@ public struct SessionStore: Sendable {
         slots.set(session.id, slot: live.count)
         live.append(session)
         dirty.append(false)
-        markChanged(slot: live.count - 1)
+        if changed { markChanged(slot: live.count - 1) }
     }
 
     /// Removes a slot by moving the last session into it.

@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 import ZoneBench
+import ZoneEngine
 import ZoneKafka
 
 @testable import ZoneProcessor
@@ -23,8 +24,9 @@ struct RestoreRetryTests {
             do {
                 let restorer = try ChangelogRestorer(
                     configuration: configuration, logger: Logger(label: "restore-retry-test"))
-                let restored = try restorer.restore(partition: 0, timeoutMs: 60_000)
-                outcome.withLockedValue { $0 = "restored \(restored.sessions.count) sessions" }
+                var store = SessionStore(settings: EngineSettings())
+                let restored = try restorer.restore(partition: 0, into: &store, timeoutMs: 60_000)
+                outcome.withLockedValue { $0 = "restored \(restored.sessionsAppliedThrough.count) sessions" }
             } catch {
                 outcome.withLockedValue { $0 = "failed: \(error)" }
             }

@@ -9,10 +9,14 @@ final class ChangelogRestorer {
     private let reader: ChangelogReader
     private let logger: Logger
 
-    /// What one partition's changelog held, reduced to its latest record per key.
+    /// What a restore read: the input offset each session's state reflects (its latest
+    /// record's), and how many records were read and refused. The sessions themselves go
+    /// straight into the partition's store as they are read, so a restore holds no second
+    /// copy of them.
     struct Restored {
-        var sessions: [String: (session: WorkoutSession, appliedThrough: Int64)] = [:]
-        var finished: [String: (wallMs: Int64, appliedThrough: Int64)] = [:]
+        /// By live session, and by finished id: the input offset its latest record reflects.
+        var sessionsAppliedThrough: [String: Int64] = [:]
+        var finishedAppliedThrough: [String: Int64] = [:]
         var recordsRead = 0
         var recordsRefused = 0
     }
@@ -27,13 +31,14 @@ final class ChangelogRestorer {
     /// `isStopping`: checked while reading; true ends the restore with an error (the
     /// processor is shutting down and will not apply the partition).
     func restore(
-        partition: Int32, timeoutMs: Int = 300_000, isStopping: () -> Bool = { false }
+        partition: Int32, into store: inout SessionStore, timeoutMs: Int = 300_000, isStopping: () -> Bool = { false }
     ) throws(ProcessorError) -> Restored {
         var restored = Restored()
         try reader.read(partition: partition, timeoutMs: timeoutMs, isStopping: isStopping) { record in
             restored.recordsRead += 1
             do {
-                try Self.apply(try ChangelogRecord.decode(key: record.key, value: record.value), to: &restored)
+                try Self.apply(
+                    try ChangelogRecord.decode(key: record.key, value: record.value), to: &store, &restored)
             } catch {
                 restored.recordsRefused += 1
                 logger.error(
@@ -47,17 +52,24 @@ final class ChangelogRestorer {
         return restored
     }
 
-    private static func apply(_ record: ChangelogRecord, to restored: inout Restored) throws {
+    private static func apply(_ record: ChangelogRecord, to store: inout SessionStore, _ restored: inout Restored)
+        throws
+    {
         switch record {
         case .session(let session, let appliedThrough):
-            restored.sessions[session.id] = (session, appliedThrough)
+            restored.sessionsAppliedThrough[session.id] = appliedThrough
+            store.restore(session)
         case .finished(let id, let wallMs, let appliedThrough):
-            restored.finished[id] = (wallMs, appliedThrough)
+            restored.finishedAppliedThrough[id] = appliedThrough
+            store.restoreFinished(id, wallMs: wallMs)
         case .removed(let key):
             if key.hasPrefix(ChangelogRecord.finishedPrefix) {
-                restored.finished[String(key.dropFirst(ChangelogRecord.finishedPrefix.count))] = nil
+                let id = String(key.dropFirst(ChangelogRecord.finishedPrefix.count))
+                restored.finishedAppliedThrough[id] = nil
+                store.forgetFinished(id)
             } else {
-                restored.sessions[key] = nil
+                restored.sessionsAppliedThrough[key] = nil
+                store.forget(key)
             }
         }
     }

@@ -21,32 +21,30 @@ extension WorkerLoop {
             let restorer =
                 try self.restorer ?? ChangelogRestorer(configuration: context.configuration, logger: context.logger)
             self.restorer = restorer
-            let restored = try restorer.restore(partition: partition, isStopping: context.isStopping)
-            for (id, entry) in restored.sessions {
-                state.store.restore(entry.session)
-                state.replaySkip[id] = entry.appliedThrough
-            }
-            for (id, entry) in restored.finished {
-                state.store.restoreFinished(id, wallMs: entry.wallMs)
-                state.replaySkip[id] = max(state.replaySkip[id] ?? -1, entry.appliedThrough)
+            let restored = try restorer.restore(
+                partition: partition, into: &state.store, isStopping: context.isStopping)
+            state.replaySkip = restored.sessionsAppliedThrough
+            for (id, appliedThrough) in restored.finishedAppliedThrough {
+                state.replaySkip[id] = max(state.replaySkip[id] ?? -1, appliedThrough)
             }
             state.replayHorizon = state.replaySkip.values.max() ?? -1
             // Times stamped by an earlier owner's clock say nothing on this one's: idle time and
             // retention start again now (a restart is never a session's silence).
             state.store.restartIdleClocks(at: state.idleClock.time(at: WallClock.nowMs()))
             state.assignedOffset = committedOffset(of: partition)
-            context.budget.add(restored.sessions.count)
+            context.budget.add(restored.sessionsAppliedThrough.count)
             let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
             context.metrics.countRestore(
-                sessions: restored.sessions.count, microseconds: Int(elapsedMs * 1000), refused: restored.recordsRefused
+                sessions: restored.sessionsAppliedThrough.count, microseconds: Int(elapsedMs * 1000),
+                refused: restored.recordsRefused
             )
             if restored.recordsRead > 0 {
                 context.logger.info(
                     "partition restored",
                     metadata: [
                         "partition": .stringConvertible(partition),
-                        "sessions": .stringConvertible(restored.sessions.count),
-                        "finished": .stringConvertible(restored.finished.count),
+                        "sessions": .stringConvertible(restored.sessionsAppliedThrough.count),
+                        "finished": .stringConvertible(restored.finishedAppliedThrough.count),
                         "records": .stringConvertible(restored.recordsRead),
                         "ms": .stringConvertible(Int(elapsedMs)),
                     ])
