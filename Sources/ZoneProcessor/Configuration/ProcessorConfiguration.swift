@@ -19,7 +19,8 @@ public struct ProcessorConfiguration: Sendable {
     public var engine = EngineSettings()
     /// The cap on live sessions per instance (`max_live_sessions`): a new session over it is
     /// dead-lettered as `session_limit`, so a flood of new ids cannot exhaust memory.
-    public var maxLiveSessions = 1_000_000
+    /// 400,000 fit the shipped 1 GiB limits with the restore peak (docs/operations.md).
+    public var maxLiveSessions = 400_000
     /// The most persons the profile table holds (`max_profiles`): past it a new person's
     /// profile is refused (counted and logged), so the table, which every instance holds
     /// whole, stays within memory.
