@@ -30,7 +30,7 @@ public enum MetricsExposition {
     }
 
     /// The exposition text: the registry's, with help lines added, then the process metrics.
-    static func text(registry: PrometheusCollectorRegistry, ready: Bool) -> String {
+    static func text(registry: PrometheusCollectorRegistry, ready: Bool, embeddedBroker: Bool = false) -> String {
         var lines: [String] = []
         for line in registry.emitToString().split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("# TYPE ") {
@@ -46,6 +46,7 @@ public enum MetricsExposition {
             lines.append("\(name) \(value)")
         }
         metric("zonestream_ready", "gauge", ready ? "1" : "0")
+        metric("zonestream_embedded_broker", "gauge", embeddedBroker ? "1" : "0")
         let process = ProcessStatistics.read()
         metric("process_cpu_seconds_total", "counter", String(process.cpuSeconds))
         metric("process_resident_memory_bytes", "gauge", String(process.residentBytes))

@@ -75,9 +75,11 @@ public struct OperatorEndpoint: Sendable {
         let restoring = processor.metrics.partitionsRestoring.load(ordering: .relaxed)
         let readiness = processor.readiness
         let reason = String(decoding: OutputEncoder.jsonString(readiness.reason), as: UTF8.self)
+        // The embedded broker keeps nothing: a probe or an operator reading /ready is told.
+        let embedded = processor.configuration.embeddedBroker ? #","broker":"embedded, not for production""# : ""
         return Self.json(
             readiness.isReady ? .ok : .serviceUnavailable,
-            #"{"ready":\#(readiness.isReady),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)}"#
+            #"{"ready":\#(readiness.isReady),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)\#(embedded)}"#
         )
     }
 
@@ -85,7 +87,10 @@ public struct OperatorEndpoint: Sendable {
         Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: ResponseBody(
-                byteBuffer: ByteBuffer(string: MetricsExposition.text(registry: registry, ready: processor.isReady))))
+                byteBuffer: ByteBuffer(
+                    string: MetricsExposition.text(
+                        registry: registry, ready: processor.isReady,
+                        embeddedBroker: processor.configuration.embeddedBroker))))
     }
 
     func session(_ id: String) -> Response {

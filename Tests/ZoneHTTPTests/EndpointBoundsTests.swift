@@ -96,8 +96,9 @@ struct EndpointBoundsTests {
             "slow clients: \(text.trimmingCharacters(in: .whitespacesAndNewlines)); /health answered \(answered) of \(probes) probes, "
                 + "longest gap \(String(format: "%.1f", longestGap)) s; RSS \(before / 1_048_576) -> peak \(peakBytes / 1_048_576) MB"
         )
-        #expect((figures["peak_open"] ?? 0) >= 15_000, "the flood held its connections: \(text)")
-        #expect((figures["closed_by_server"] ?? 0) >= 10_000, "the endpoint closed the slow connections: \(text)")
+        #expect((figures["opened"] ?? 0) >= 19_000, "the flood opened its connections: \(text)")
+        #expect((figures["peak_open"] ?? 0) >= 5_000, "the flood held thousands at once: \(text)")
+        #expect((figures["closed_by_server"] ?? 0) >= 1_000, "the endpoint closed the slow connections: \(text)")
         // Every probe answered (each may wait 5 s, as a liveness probe's timeout would let it);
         // the longest gap between answers is printed, not asserted: it is the machine's speed.
         #expect(answered == probes, "/health answered \(answered) of \(probes) probes")

@@ -59,6 +59,9 @@ public struct ProcessorConfiguration: Sendable {
     /// Publish each live session's state to ``ZoneProcessor/sessionDirectory`` at every commit
     /// interval (for the operator's endpoint); off, the workers skip that work.
     public var publishesLiveSessions = false
+    /// Whether the cluster is the embedded in-memory broker (`run --embedded`): shown by
+    /// `/ready` and `zonestream_embedded_broker`, since it keeps nothing.
+    public var embeddedBroker = false
     /// How often librdkafka reports statistics, from which consumer lag is exported
     /// (`metrics.statistics_interval_ms`; 0: off).
     public var statisticsIntervalMs = 5000

@@ -36,6 +36,8 @@ public enum MetricCatalogue {
             "Time from a batch's first record reaching a worker until the batch is applied and its outputs are handed to librdkafka: the most any record waits in the processor.",
         "zonestream_sample_age_seconds":
             "Wall clock minus the sample's ts when its zone change is produced; once per batch, the oldest such sample. Meaningful for live traffic.",
+        "zonestream_embedded_broker":
+            "1 when the processor runs on the embedded in-memory broker (run --embedded), which keeps nothing; 0 on a cluster.",
         "zonestream_ready":
             "1 when every assigned partition is restored and consuming (as GET /ready answers 200), else 0.",
         "zonestream_build_info":

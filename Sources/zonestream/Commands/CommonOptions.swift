@@ -11,7 +11,7 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: "Override a setting: --set key=value (any key of config/zonestream.yaml).")
     var overrides: [String] = []
 
-    @Option(help: "Kafka bootstrap servers (same as --set kafka.bootstrap_servers=...); none: embedded broker.")
+    @Option(help: "Kafka bootstrap servers (same as --set kafka.bootstrap_servers=...).")
     var bootstrapServers: String?
 
     func load() throws -> SettingsLoader {

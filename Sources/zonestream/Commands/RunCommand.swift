@@ -14,7 +14,7 @@ import ZoneProcessor
 /// flushes and commits), then the HTTP server; if either fails, the other is shut down too.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Run the stream processor (an embedded broker when no Kafka is configured).")
+        commandName: "run", abstract: "Run the stream processor against a Kafka cluster (or --embedded).")
 
     @OptionGroup var settings: SettingsOptions
 
@@ -26,6 +26,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(help: "No HTTP endpoint (same as --set http.enabled=false).")
     var noHTTP = false
+
+    @Flag(
+        help:
+            "Start a local in-memory broker and run on it: for trying ZoneStream out, not for production (it keeps nothing)."
+    )
+    var embedded = false
 
     @Flag(help: "Print the effective settings, each with where it came from, and exit.")
     var printConfig = false
@@ -47,16 +53,26 @@ struct RunCommand: AsyncParsableCommand {
                 trustedNetwork: loader.boolean("http.trusted_network"))
             try PortCheck.requireFree(host: loader.string("http.host"), port: loader.integer("http.port"))
         }
+        if configuration.kafka.bootstrapServers.isEmpty && !embedded {
+            throw SettingsError(
+                description: """
+                    no Kafka cluster configured: set kafka.bootstrap_servers to the cluster's address \
+                    (--bootstrap-servers, or ZONESTREAM_KAFKA_BOOTSTRAP_SERVERS), or run with --embedded \
+                    for a local in-memory broker that keeps nothing (not for production)
+                    """)
+        }
 
         let logger = Logs.bootstrap(
             level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
-        var embedded: MockCluster?
+        var embeddedCluster: MockCluster?
         if configuration.kafka.bootstrapServers.isEmpty {
             let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
             configuration.kafka.bootstrapServers = cluster.bootstrapServers
-            embedded = cluster
-            logger.info(
-                "no Kafka configured: embedded broker started", metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
+            configuration.embeddedBroker = true
+            embeddedCluster = cluster
+            logger.warning(
+                "embedded broker started: it keeps nothing, not for production",
+                metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
             // The embedded broker has every topic already and does not answer CreateTopics.
             configuration.createTopicPartitions = 0
         }
@@ -88,7 +104,7 @@ struct RunCommand: AsyncParsableCommand {
                 description: PortCheck.bindFailure(
                     host: loader.string("http.host"), port: loader.integer("http.port"), error: "\(error)"))
         }
-        withExtendedLifetime(embedded) {}
+        withExtendedLifetime(embeddedCluster) {}
     }
 
     private func httpServer(

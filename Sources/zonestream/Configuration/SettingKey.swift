@@ -41,7 +41,8 @@ struct SettingKey: Sendable {
         let limits = EndpointLimits()
         return [
             SettingKey(
-                "kafka.bootstrap_servers", "", .text, "Kafka bootstrap servers; empty starts an embedded broker"),
+                "kafka.bootstrap_servers", "", .text,
+                "Kafka bootstrap servers; empty: refused, unless `run --embedded` (a local in-memory broker)"),
             SettingKey("kafka.client_id", "zonestream", .nonEmpty, "client.id sent to Kafka"),
             SettingKey("group_id", processor.groupID, .nonEmpty, "consumer group shared by all instances"),
             SettingKey(

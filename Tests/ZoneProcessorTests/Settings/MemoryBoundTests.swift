@@ -18,13 +18,21 @@ struct MemoryBoundTests {
 
     @Test func theLargestAllowedSettingsStayUnderTheStatedBound() throws {
         let processor = try ZoneStreamProcess([
-            "run", "--http-port", "0", "--set", "workers=64", "--set", "batch_size=100000", "--set",
+            "run", "--embedded", "--http-port", "0", "--set", "workers=64", "--set", "batch_size=100000", "--set",
             "embedded.partitions=64",
             "--set", "max_live_sessions=10000000", "--set", "http.board_max_sessions=100000",
             "--set", "http.max_board_clients=10000", "--set", "reorder_window_ms=60000", "--set",
             "commit_interval_ms=200",
         ])
         #expect(processor.waitForOutput("partitions assigned", seconds: 60), "\(processor.output.suffix(800))")
+        // On the embedded broker, /ready and the metrics say so: it keeps nothing.
+        if let port = processor.httpPort() {
+            #expect(
+                try LoopbackHTTPClient.get(port: port, path: "/ready").body.contains(
+                    #""broker":"embedded, not for production""#))
+            #expect(
+                try LoopbackHTTPClient.get(port: port, path: "/metrics").body.contains("zonestream_embedded_broker 1"))
+        }
         let line = processor.output.split(separator: "\n").first { $0.contains("embedded broker started") } ?? ""
         let bootstrap =
             line.split(separator: " ").first { $0.hasPrefix("bootstrap=") }.map { String($0.dropFirst(10)) } ?? ""

@@ -67,6 +67,10 @@ struct SettingsValidationTests {
         Refusal(
             arguments: [], environment: ["ZONESTREAM_INSTANCE_ID": "pod 1"],
             mentions: ["'instance_id'", "pod 1", "letters, digits"]),
+        // No cluster and no --embedded: the two ways on are named.
+        Refusal(
+            arguments: ["--http-port", "0"], environment: [:],
+            mentions: ["kafka.bootstrap_servers", "--bootstrap-servers", "--embedded", "not for production"]),
         // Members' data beyond loopback needs a token, or the operator's word that the network is trusted.
         Refusal(
             arguments: ["--set", "http.host=0.0.0.0"], environment: [:],
