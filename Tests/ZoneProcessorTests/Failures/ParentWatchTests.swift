@@ -12,7 +12,7 @@ struct ParentWatchTests {
     static let script = """
         \(ParentWatch.variable)=$$ "$0" broker --partitions 1 --bootstrap-file "$1" >/dev/null 2>&1 </dev/null &
         echo $!
-        \(ParentWatch.variable)=$$ "$0" run --http-port 0 >"$2" 2>&1 </dev/null &
+        \(ParentWatch.variable)=$$ "$0" run --embedded --http-port 0 >"$2" 2>&1 </dev/null &
         echo $!
         exec sleep 600
         """
