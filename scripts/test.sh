@@ -4,8 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium: the gym board is tested in a real headless browser; noida-db: the integration
 # tests run on it as well as on the embedded broker (ZONESTREAM_TEST_BROKERS=mock: only there).
-# prometheus: its promtool checks docs/prometheus/alerts.yml.
-bash scripts/bootstrap.sh chromium prometheus --noida-db
+# prometheus: its promtool checks docs/prometheus/alerts.yml; systemd: systemd-analyze rates the unit.
+bash scripts/bootstrap.sh chromium prometheus systemd --noida-db
 # The formatter's configuration (.swift-format) holds for every Swift file of the tree.
 swift format lint --strict --recursive --parallel \
     Package.swift Plugins Sources Tests benchmarks/Package.swift benchmarks/Benchmarks fuzz/Package.swift fuzz/Sources/DecoderFuzzer

@@ -75,9 +75,11 @@ extension ZoneProcessor {
     /// took this one's group.instance.id), or failed for good, the consumer gets no more
     /// records: the processor stops and says why.
     func pollUntilStopped(_ consumer: KafkaConsumer) {
+        var progress = ProgressLog(intervalMs: configuration.progressIntervalMs)
         while !isStopping {
             consumer.poll(timeoutMs: 100)
             logReadinessChange()
+            progress.logIfDue(self)
             if let fatal = consumer.fatalError { fail(ProcessorError(.consuming, reason: "\(fatal)")) }
         }
     }

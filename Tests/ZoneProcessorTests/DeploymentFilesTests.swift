@@ -71,10 +71,9 @@ struct DeploymentFilesTests {
         // Published on the host's loopback only, which is what makes its network trusted.
         #expect((zonestream["ports"] as? [String]) == ["127.0.0.1:\(port):\(port)"])
         #expect(environment["ZONESTREAM_HTTP_TRUSTED_NETWORK"] as? String == "true")
+        // The image's own probe, run without a shell (Compose runs CMD-SHELL with /bin/sh).
         let health = try #require((zonestream["healthcheck"] as? [String: Any])?["test"] as? [String])
-        #expect(
-            health.joined(separator: " ").contains("/dev/tcp/127.0.0.1/\(port)")
-                && health.joined().contains("GET /ready"))
+        #expect(health == ["CMD", "zonestream", "probe"])
 
         // Load generator: the same image, started once ZoneStream is ready, against the broker.
         let loadgen = try #require(services["loadgen"])
@@ -99,6 +98,16 @@ struct DeploymentFilesTests {
         #expect(lines.contains("EXPOSE 8080"))
         #expect(lines.contains(#"ENTRYPOINT ["zonestream"]"#))
         #expect(text.contains("ENV ZONESTREAM_HTTP_HOST=0.0.0.0"))
+        #expect(text.contains(#"CMD ["zonestream", "probe", "--config", "/etc/zonestream/zonestream.yaml"]"#))
+        #expect(lines.contains { $0.hasPrefix("HEALTHCHECK ") })
+        // Every image pinned by version (a digit in its tag), never `latest` or a bare name.
+        let images = lines.filter { $0.hasPrefix("ARG SWIFT_IMAGE=") || $0.hasPrefix("FROM ") && !$0.contains("$") }
+            .map { $0.split(separator: " ")[1].replacingOccurrences(of: "SWIFT_IMAGE=", with: "") }
+        #expect(images.count == 2, "\(images)")
+        for image in images {
+            let tag = image.split(separator: ":").last.map(String.init) ?? ""
+            #expect(image.contains(":") && tag.contains { $0.isNumber } && tag != "latest", "\(image) is not pinned")
+        }
         // What the image copies must exist here.
         for path in ["Package.swift", "Sources", "Tests", "config/zonestream.yaml"] {
             #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path))

@@ -78,6 +78,16 @@ struct ObservabilityFilesTests {
             "/usr/bin/promtool",
             ["check", "rules", Self.root.appendingPathComponent("docs/prometheus/alerts.yml").path])
         #expect(status == 0 && output.contains("SUCCESS"), "\(output)")
+        // The rules' own unit tests: the instance-down alert under any job name.
+        let unit = try ChildProcess.run(
+            "/usr/bin/promtool",
+            ["test", "rules", Self.root.appendingPathComponent("docs/prometheus/alerts-test.yml").path])
+        #expect(unit.status == 0 && unit.output.contains("SUCCESS"), "\(unit.output)")
+        // No job name is assumed: Kubernetes scrapes by annotation under its own job names.
+        for file in ["docs/prometheus/alerts.yml", "docs/grafana/zonestream.json"] {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("job="), "\(file) names a job")
+        }
     }
 
     @Test func systemdAcceptsTheUnit() throws {
@@ -95,12 +105,22 @@ struct ObservabilityFilesTests {
         #expect(status == 0 && output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(output)")
     }
 
+    /// The unit's sandbox: `systemd-analyze security` rates its exposure 2.0 or less.
+    @Test func theSystemdUnitIsHardened() throws {
+        let unit = Self.root.appendingPathComponent("deploy/systemd/zonestream.service").path
+        let (status, output) = try ChildProcess.run("/usr/bin/systemd-analyze", ["security", "--offline=true", unit])
+        #expect(status == 0, "\(output)")
+        let line = output.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
+        let level = line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }
+        #expect(try #require(level, "\(output.suffix(400))") <= 2.0, "\(line)")
+    }
+
     @Test func kubernetesManifestsProbeScrapeAndLimit() throws {
         let text = try String(
             contentsOf: Self.root.appendingPathComponent("deploy/kubernetes/zonestream.yaml"), encoding: .utf8)
         let documents = try Yams.load_all(yaml: text).compactMap { $0 as? [String: Any] }
         let kinds = documents.compactMap { $0["kind"] as? String }
-        #expect(kinds == ["ConfigMap", "Secret", "Deployment", "Service"])
+        #expect(kinds == ["ConfigMap", "Secret", "Secret", "Deployment", "Service"])
         let deployment = try #require(documents.first { $0["kind"] as? String == "Deployment" })
         let template = try #require((deployment["spec"] as? [String: Any])?["template"] as? [String: Any])
         let annotations = try #require((template["metadata"] as? [String: Any])?["annotations"] as? [String: String])
@@ -110,12 +130,29 @@ struct ObservabilityFilesTests {
             ((container[name] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String
         }
         #expect(probePath("readinessProbe") == "/ready" && probePath("livenessProbe") == "/health")
+        // A restore may take a while: the startup probe holds the liveness probe off meanwhile.
+        #expect(probePath("startupProbe") == "/health")
+        // Hardened: non-root, read-only root filesystem, no capabilities, seccomp's default.
+        let podSecurity = try #require((template["spec"] as? [String: Any])?["securityContext"] as? [String: Any])
+        #expect(podSecurity["runAsNonRoot"] as? Bool == true)
+        #expect((podSecurity["seccompProfile"] as? [String: Any])?["type"] as? String == "RuntimeDefault")
+        let security = try #require(container["securityContext"] as? [String: Any])
+        #expect(security["readOnlyRootFilesystem"] as? Bool == true)
+        #expect(security["allowPrivilegeEscalation"] as? Bool == false)
+        #expect((security["capabilities"] as? [String: Any])?["drop"] as? [String] == ["ALL"])
+        // The image from a registry, pinned by version.
+        let image = try #require(container["image"] as? String)
+        #expect(image.split(separator: "/").count >= 2 && image.contains(":") && !image.hasSuffix(":latest"))
         // The settings bind beyond loopback, so the access token comes from the Secret.
         let environment = container["env"] as? [[String: Any]] ?? []
-        let token = environment.first { $0["name"] as? String == "ZONESTREAM_HTTP_TOKEN" }
-        let secretReference = (token?["valueFrom"] as? [String: Any])?["secretKeyRef"] as? [String: Any]
-        #expect(
-            secretReference?["name"] as? String == "zonestream-http" && secretReference?["key"] as? String == "token")
+        func secretReference(_ name: String) -> (name: String?, key: String?) {
+            let variable = environment.first { $0["name"] as? String == name }
+            let reference = (variable?["valueFrom"] as? [String: Any])?["secretKeyRef"] as? [String: Any]
+            return (reference?["name"] as? String, reference?["key"] as? String)
+        }
+        #expect(secretReference("ZONESTREAM_HTTP_TOKEN") == ("zonestream-http", "token"))
+        // The SASL password, too, comes from a Secret, never from the ConfigMap.
+        #expect(secretReference("ZONESTREAM_KAFKA_PROPERTIES_SASL_PASSWORD") == ("zonestream-kafka", "sasl-password"))
         let limits = (container["resources"] as? [String: Any])?["limits"] as? [String: Any]
         #expect(limits?["memory"] as? String == "1Gi")
         // The ConfigMap's settings file uses only settings ZoneStream knows.

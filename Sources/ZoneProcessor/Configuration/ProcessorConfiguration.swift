@@ -65,6 +65,9 @@ public struct ProcessorConfiguration: Sendable {
     /// How often librdkafka reports statistics, from which consumer lag is exported
     /// (`metrics.statistics_interval_ms`; 0: off).
     public var statisticsIntervalMs = 5000
+    /// How often the progress line (records/s, lag, live sessions, dead letters) is logged at
+    /// info (`metrics.progress_interval_s`; 0: never).
+    public var progressIntervalMs = 60_000
 
     public init(kafka: KafkaConfiguration) {
         self.kafka = kafka
@@ -87,10 +90,30 @@ public struct ProcessorConfiguration: Sendable {
         return String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16)
     }
 
-    /// Consumer properties for the instance's group members: static membership when the
-    /// instance has an identity of its own (and the user set none).
+    /// How long the group waits for a silent member before it gives the member's partitions
+    /// to others: 6 s (Kafka's smallest allowed session timeout) unless
+    /// `kafka.properties.session.timeout.ms` says otherwise. librdkafka's own default, 45 s,
+    /// would pause a crashed instance's sessions (and every join and leave on a broker that
+    /// waits for it) for most of a minute; heartbeats go from librdkafka's own thread, so a
+    /// busy worker does not miss them.
+    var sessionTimeoutMs: Int {
+        kafka.properties["session.timeout.ms"].flatMap { Int($0) } ?? Self.groupTimingDefaults.sessionTimeoutMs
+    }
+
+    /// The session timeout and heartbeat interval the group members use unless the user's
+    /// librdkafka properties set them (a heartbeat every 500 ms: twelve within a session timeout).
+    static let groupTimingDefaults = (sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500)
+
+    /// Consumer properties for the instance's group members: the group timing above, and
+    /// static membership when the instance has an identity of its own (where the user set
+    /// none of these).
     func memberProperties(_ base: [String: String] = [:]) -> [String: String] {
         var properties = base
+        let timing = [
+            "session.timeout.ms": "\(Self.groupTimingDefaults.sessionTimeoutMs)",
+            "heartbeat.interval.ms": "\(Self.groupTimingDefaults.heartbeatIntervalMs)",
+        ]
+        for (key, value) in timing where kafka.properties[key] == nil { properties[key] = value }
         if let instanceID, kafka.properties["group.instance.id"] == nil {
             properties["group.instance.id"] = instanceID
         }

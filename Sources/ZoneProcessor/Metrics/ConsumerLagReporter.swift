@@ -1,5 +1,6 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
+import Synchronization
 import ZoneCodecs
 
 /// Turns librdkafka's statistics (JSON, every `statistics.interval.ms`) into one
@@ -10,6 +11,9 @@ final class ConsumerLagReporter: Sendable {
     private let factory: any MetricsFactory
     /// Gauges by topic and partition; touched only on the statistics callback (every few seconds).
     private let gauges = NIOLockedValueBox<[ConsumerLagReader.Lag: Gauge]>([:])
+    /// The records this instance is behind, summed over its partitions, at the last report
+    /// (for the progress line).
+    let totalLag = Atomic<Int>(0)
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -18,6 +22,7 @@ final class ConsumerLagReporter: Sendable {
     /// Reads the lag of every assigned partition out of one statistics document.
     func report(statisticsJSON: String) {
         let lags = ConsumerLagReader.lags(statisticsJSON)
+        totalLag.store(lags.values.reduce(0) { $0 + Int(clamping: $1) }, ordering: .relaxed)
         gauges.withLockedValue { gauges in
             for (key, lag) in lags {
                 let gauge =

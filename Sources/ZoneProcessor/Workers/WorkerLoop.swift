@@ -212,7 +212,7 @@ struct WorkerLoop {
     /// How long idle timeouts wait after a stall: the group's session timeout, in which a
     /// replaced member learns that it lost its partitions.
     var stallGraceMs: Int64 {
-        Int64(context.configuration.kafka.properties["session.timeout.ms"] ?? "").map { max($0, 6_000) } ?? 45_000
+        Int64(max(context.configuration.sessionTimeoutMs, 6_000))
     }
 
     /// Whether this instance has read every record the broker held for `partition`, as far as

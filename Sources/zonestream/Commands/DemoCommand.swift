@@ -32,6 +32,10 @@ struct DemoCommand: AsyncParsableCommand {
     var httpPort = 8080
 
     func run() async throws {
+        try await ExitStatus.mapping { try await runDemo() }
+    }
+
+    private func runDemo() async throws {
         let logger = Logs.bootstrap(level: "warning")
         let cluster = try EmbeddedBroker.start(brokers: 1, partitions: 4)
         let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-demo")
@@ -130,7 +134,7 @@ struct GymClassService: Service {
                 + "samples processed: \(processor.metrics.samplesIn.load(ordering: .relaxed)), "
                 + "dead letters: \(processor.metrics.deadLetters.load(ordering: .relaxed))")
         guard board.finishedCount == members else {
-            throw SettingsError(description: "only \(board.finishedCount) of \(members) workouts finished")
+            throw CommandFailure(description: "only \(board.finishedCount) of \(members) workouts finished")
         }
     }
 }

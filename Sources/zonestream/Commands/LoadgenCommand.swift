@@ -52,6 +52,10 @@ struct LoadgenCommand: AsyncParsableCommand {
     @Option(help: "Write the expected finished workouts (JSON lines) to this file.") var expectFile: String?
 
     func run() async throws {
+        try await ExitStatus.mapping { try await generateLoad() }
+    }
+
+    private func generateLoad() async throws {
         let logger = Logs.bootstrap(level: "warning")
         let command = self
         let stop = StopFlag()
@@ -105,7 +109,7 @@ struct LoadgenCommand: AsyncParsableCommand {
             stoppedBy: stop.isRaised ? "a signal" : stoppedEarly ? "the time limit" : nil, expectFile: expectFile)
         guard check, !stop.isRaised else { return }
         guard dropouts == 0 && duplicates == 0 && late == 0 && malformed == 0 else {
-            throw SettingsError(description: "--check needs clean traffic (no injected faults)")
+            throw ValidationError("--check needs clean traffic (no injected faults)")
         }
         try checkResults(
             expected: expected, expectedChanges: run.oracle.expectedZoneChanges(),

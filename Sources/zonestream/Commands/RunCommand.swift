@@ -37,6 +37,10 @@ struct RunCommand: AsyncParsableCommand {
     var printConfig = false
 
     func run() async throws {
+        try await ExitStatus.mapping { try await runProcessor() }
+    }
+
+    private func runProcessor() async throws {
         var options = settings
         if let workers { options.overrides.append("workers=\(workers)") }
         if let httpPort { options.overrides.append("http.port=\(httpPort)") }
@@ -64,6 +68,12 @@ struct RunCommand: AsyncParsableCommand {
 
         let logger = Logs.bootstrap(
             level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
+        if !configuration.kafka.bootstrapServers.isEmpty {
+            let producer = try KafkaProducer(configuration: configuration.kafka)
+            try BrokerUnavailable.require(
+                using: producer, bootstrapServers: configuration.kafka.bootstrapServers,
+                timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+        }
         var embeddedCluster: MockCluster?
         if configuration.kafka.bootstrapServers.isEmpty {
             let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
@@ -78,7 +88,12 @@ struct RunCommand: AsyncParsableCommand {
         }
 
         logger.info(
-            "starting", metadata: ["version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)"])
+            "starting",
+            metadata: [
+                "version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)",
+                "settings_file": "\(loader.file ?? "none: defaults, environment and flags")",
+            ])
+        logger.info("effective settings (not defaults)", metadata: loader.changedSettingsMetadata)
         let registry = PrometheusCollectorRegistry()
         MetricsExposition.registerBuildInfo(ZoneStreamVersion.labels, in: registry)
         let processor = ZoneProcessor(

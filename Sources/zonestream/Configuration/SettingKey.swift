@@ -44,6 +44,9 @@ struct SettingKey: Sendable {
                 "kafka.bootstrap_servers", "", .text,
                 "Kafka bootstrap servers; empty: refused, unless `run --embedded` (a local in-memory broker)"),
             SettingKey("kafka.client_id", "zonestream", .nonEmpty, "client.id sent to Kafka"),
+            SettingKey(
+                "kafka.connect_timeout_s", 30, .integer(1...3_600),
+                "run: how long to wait at start for a broker to answer before exiting with status 69"),
             SettingKey("group_id", processor.groupID, .nonEmpty, "consumer group shared by all instances"),
             SettingKey(
                 "workers", processor.workers, .integer(1...maximumWorkers),
@@ -163,6 +166,9 @@ struct SettingKey: Sendable {
             SettingKey(
                 "metrics.statistics_interval_ms", processor.statisticsIntervalMs, .integer(0...3_600_000),
                 "librdkafka statistics period, for consumer lag (0: off)"),
+            SettingKey(
+                "metrics.progress_interval_s", processor.progressIntervalMs / 1000, .integer(0...86_400),
+                "how often the progress line is logged at info (0: never)"),
             SettingKey(
                 "log_level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]),
                 "how much is logged"),

@@ -63,7 +63,7 @@ enum SettingRule: Sendable {
 }
 
 /// Where a setting's value came from, named in errors and by `zonestream run --print-config`.
-enum SettingSource: Sendable, CustomStringConvertible {
+enum SettingSource: Sendable, Equatable, CustomStringConvertible {
     case defaultValue
     case file(path: String, line: Int?)
     case environment(String)

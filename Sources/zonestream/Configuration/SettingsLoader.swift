@@ -1,12 +1,23 @@
 import Foundation
+import Logging
 import Yams
 import ZoneEngine
 import ZoneKafka
 import ZoneProcessor
 
-/// Why settings were refused: the key, the value, where it came from and what is allowed.
+/// Why settings were refused: for each problem, the key, the value, where it came from and
+/// what is allowed. Every problem of a file, the environment and the flags is reported at once.
 struct SettingsError: Error, CustomStringConvertible {
     let description: String
+
+    init(description: String) { self.description = description }
+
+    init(problems: [String]) {
+        description =
+            problems.count == 1
+            ? problems[0]
+            : "\(problems.count) settings are not allowed:\n" + problems.map { "  - \($0)" }.joined(separator: "\n")
+    }
 }
 
 /// The one settings model: defaults, a YAML file, the environment and `--set` flags, layered
@@ -15,32 +26,40 @@ struct SettingsError: Error, CustomStringConvertible {
 struct SettingsLoader {
     private(set) var values: [String: String] = [:]
     private(set) var sources: [String: SettingSource] = [:]
+    /// The file the settings were read from, if any (logged at start).
+    let file: String?
+    /// What is wrong, collected so that every problem is reported at once.
+    private var problems: [String] = []
 
     init(file: String?, environment: [String: String], overrides: [String]) throws(SettingsError) {
         for setting in SettingKey.all {
             values[setting.key] = setting.defaultValue
             sources[setting.key] = .defaultValue
         }
+        self.file = file
         if let file { try readFile(file) }
-        try readEnvironment(environment)
+        readEnvironment(environment)
         for override in overrides {
             guard let equals = override.firstIndex(of: "=") else {
-                throw SettingsError(description: "--set takes key=value, got '\(override)'")
+                problems.append("--set takes key=value, got '\(override)'")
+                continue
             }
             let key = String(override[..<equals])
-            try set(key, String(override[override.index(after: equals)...]), from: .flag("--set \(override)"))
+            set(key, String(override[override.index(after: equals)...]), from: .flag("--set \(override)"))
         }
-        try validate()
+        validate()
+        if !problems.isEmpty { throw SettingsError(problems: problems) }
     }
 
-    private mutating func set(_ key: String, _ value: String, from source: SettingSource) throws(SettingsError) {
+    private mutating func set(_ key: String, _ value: String, from source: SettingSource) {
         guard
             SettingKey.byKey[key] != nil
                 || (key.hasPrefix(SettingKey.kafkaPropertyPrefix) && key.count > SettingKey.kafkaPropertyPrefix.count)
         else {
-            throw SettingsError(
-                description:
-                    "unknown setting '\(key)' (from \(source)); every setting is listed in config/zonestream.yaml")
+            problems.append(
+                "unknown setting '\(key)' (from \(source))\(SettingKey.suggestion(for: key)); every setting is listed in config/zonestream.yaml"
+            )
+            return
         }
         values[key] = value
         sources[key] = source
@@ -66,23 +85,23 @@ struct SettingsLoader {
         guard case .mapping = root else {
             throw SettingsError(description: "settings file '\(path)' must hold a mapping of settings (key: value)")
         }
-        try flatten(root, prefix: "", path: path)
+        flatten(root, prefix: "", path: path)
     }
 
-    private mutating func flatten(_ node: Node, prefix: String, path: String) throws(SettingsError) {
+    private mutating func flatten(_ node: Node, prefix: String, path: String) {
         let source = SettingSource.file(path: path, line: node.mark?.line)
         switch node {
         case .mapping(let mapping):
             // `properties: {}` and the like: a mapping with nothing in it sets nothing.
             for (key, value) in mapping {
                 guard let name = key.string else {
-                    throw SettingsError(
-                        description: "\(SettingSource.file(path: path, line: key.mark?.line)): a key must be text")
+                    problems.append("\(SettingSource.file(path: path, line: key.mark?.line)): a key must be text")
+                    continue
                 }
-                try flatten(value, prefix: prefix.isEmpty ? name : "\(prefix).\(name)", path: path)
+                flatten(value, prefix: prefix.isEmpty ? name : "\(prefix).\(name)", path: path)
             }
         case .sequence(let sequence):
-            try set(prefix, sequence.compactMap(\.string).joined(separator: ","), from: source)
+            set(prefix, sequence.compactMap(\.string).joined(separator: ","), from: source)
         case .scalar(let scalar):
             let isNull = scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
             // `properties:` left empty is a group with nothing in it, not a value.
@@ -91,26 +110,26 @@ struct SettingsLoader {
                 && (SettingKey.kafkaPropertyPrefix.hasPrefix(prefix + ".")
                     || SettingKey.all.contains { $0.key.hasPrefix(prefix + ".") })
             if isNull && isGroup { return }
-            try set(prefix, isNull ? "" : scalar.string, from: source)
+            set(prefix, isNull ? "" : scalar.string, from: source)
         case .alias:
-            throw SettingsError(description: "\(source): aliases are not supported in settings")
+            problems.append("\(source): aliases are not supported in settings")
         }
     }
 
-    private mutating func readEnvironment(_ environment: [String: String]) throws(SettingsError) {
+    private mutating func readEnvironment(_ environment: [String: String]) {
         let byName = Dictionary(uniqueKeysWithValues: SettingKey.all.map { ($0.environmentName, $0.key) })
         let propertyPrefix = "ZONESTREAM_KAFKA_PROPERTIES_"
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("ZONESTREAM_") {
             if name.hasPrefix(propertyPrefix) {
                 let property = name.dropFirst(propertyPrefix.count).lowercased().replacingOccurrences(
                     of: "_", with: ".")
-                try set(SettingKey.kafkaPropertyPrefix + property, value, from: .environment(name))
+                set(SettingKey.kafkaPropertyPrefix + property, value, from: .environment(name))
             } else if let key = byName[name] {
-                try set(key, value, from: .environment(name))
+                set(key, value, from: .environment(name))
             } else {
-                throw SettingsError(
-                    description:
-                        "unknown setting in environment variable \(name); every setting is listed in config/zonestream.yaml"
+                let suggestion = SettingKey.suggestion(forEnvironmentName: name)
+                problems.append(
+                    "unknown setting in environment variable \(name)\(suggestion); every setting is listed in config/zonestream.yaml"
                 )
             }
         }
@@ -118,31 +137,33 @@ struct SettingsLoader {
 
     /// Checks every value against its rule, the normalization models as zone boundaries and
     /// the librdkafka properties with librdkafka itself.
-    private func validate() throws(SettingsError) {
+    private mutating func validate() {
         for setting in SettingKey.all {
             let value = string(setting.key)
             guard setting.rule.accepts(value) else {
-                throw SettingsError(
-                    description:
-                        "setting '\(setting.key)' = '\(value)' (from \(sources[setting.key] ?? .defaultValue)) is not allowed: it must be \(setting.rule.allowed)"
+                problems.append(
+                    "setting '\(setting.key)' = '\(value)' (from \(sources[setting.key] ?? .defaultValue)) is not allowed: it must be \(setting.rule.allowed)"
                 )
+                continue
             }
         }
-        for quantity in Quantity.allCases { _ = try normalization(quantity) }
+        for quantity in Quantity.allCases {
+            do { _ = try normalization(quantity) } catch { problems.append(error.description) }
+        }
         if let violation = GuardedKafkaProperty.violation(
             in: kafkaProperties,
             source: { key in
                 sources[SettingKey.kafkaPropertyPrefix + key].map { " (from \($0))" } ?? ""
             })
         {
-            throw SettingsError(description: violation)
+            problems.append(violation)
         }
         do {
             try KafkaConfiguration(bootstrapServers: "", properties: kafkaProperties).validate()
         } catch {
             let key = error.operation.replacingOccurrences(of: "setting ", with: "")
             let source = sources[SettingKey.kafkaPropertyPrefix + key].map { " (from \($0))" } ?? ""
-            throw SettingsError(description: "librdkafka property '\(key)'\(source) is not allowed: \(error.message)")
+            problems.append("librdkafka property '\(key)'\(source) is not allowed: \(error.message)")
         }
     }
 
@@ -181,18 +202,30 @@ struct SettingsLoader {
 
     /// The effective settings, one line each with where the value came from; secrets masked.
     var printout: String {
-        values.keys.sorted().map { key in
-            let secret = ["password", "secret", "sasl.oauthbearer.config", "key.pem", "token"].contains {
-                key.contains($0)
-            }
-            let value = secret && !string(key).isEmpty ? "********" : string(key)
-            var source = "\(sources[key] ?? .defaultValue)"
-            // A flag's source quotes the flag, value and all.
-            if secret && !string(key).isEmpty {
-                source = source.replacingOccurrences(of: string(key), with: "********")
-            }
-            return "\(key) = \(value)    # \(source)"
-        }.joined(separator: "\n")
+        values.keys.sorted().map { "\($0) = \(maskedValue($0))    # \(maskedSource($0))" }.joined(separator: "\n")
+    }
+
+    /// Every setting not at its default, as log metadata: the value and where it came from,
+    /// secrets masked (logged at start).
+    var changedSettingsMetadata: [String: Logger.MetadataValue] {
+        var metadata: [String: Logger.MetadataValue] = [:]
+        for (key, source) in sources where source != .defaultValue {
+            metadata[key] = "\(maskedValue(key)) (\(maskedSource(key)))"
+        }
+        return metadata
+    }
+
+    private func isSecret(_ key: String) -> Bool {
+        ["password", "secret", "sasl.oauthbearer.config", "key.pem", "token"].contains { key.contains($0) }
+            && !string(key).isEmpty
+    }
+
+    private func maskedValue(_ key: String) -> String { isSecret(key) ? "********" : string(key) }
+
+    /// A flag's source quotes the flag, value and all.
+    private func maskedSource(_ key: String) -> String {
+        let source = "\(sources[key] ?? .defaultValue)"
+        return isSecret(key) ? source.replacingOccurrences(of: string(key), with: "********") : source
     }
 
     /// The processor configuration these settings describe, for the given bootstrap servers.
@@ -224,6 +257,7 @@ struct SettingsLoader {
         let instanceID = string("instance_id").trimmingCharacters(in: .whitespaces)
         configuration.instanceID = instanceID.isEmpty ? nil : instanceID
         configuration.statisticsIntervalMs = integer("metrics.statistics_interval_ms")
+        configuration.progressIntervalMs = integer("metrics.progress_interval_s") * 1000
         configuration.snapshotFormat = UInt8(integer("changelog.snapshot_format"))
         configuration.publishesLiveSessions = boolean("http.enabled")
         var topics = Topics()

@@ -17,14 +17,9 @@ struct LoadRun {
     /// Connects; an unreachable broker is an error after `connectTimeoutS`, not an endless retry.
     init(kafka: KafkaConfiguration, maxGapMs: Int64, connectTimeoutS: Int) throws {
         producer = try KafkaProducer(configuration: kafka)
-        do {
-            _ = try TopicAdmin.existingTopics(using: producer, timeoutMs: Int32(clamping: connectTimeoutS * 1000))
-        } catch {
-            throw SettingsError(
-                description:
-                    "loadgen: no Kafka broker answered at \(kafka.bootstrapServers) within \(connectTimeoutS) s (\(error.message)); is it running? (--connect-timeout-s)"
-            )
-        }
+        try BrokerUnavailable.require(
+            using: producer, bootstrapServers: kafka.bootstrapServers, timeoutS: connectTimeoutS,
+            setting: "--connect-timeout-s")
         oracle = LoadOracle(settings: EngineSettings(maxGapMs: maxGapMs))
     }
 

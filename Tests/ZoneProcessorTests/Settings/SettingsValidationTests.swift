@@ -53,8 +53,14 @@ struct SettingsValidationTests {
         Refusal(
             arguments: [], environment: ["ZONESTREAM_WORKERS": "abc"],
             mentions: ["'workers'", "abc", "environment ZONESTREAM_WORKERS"]),
-        Refusal(arguments: [], environment: ["ZONESTREAM_WROKERS": "2"], mentions: ["ZONESTREAM_WROKERS", "unknown"]),
-        Refusal(arguments: ["--set", "wrokers=2"], environment: [:], mentions: ["'wrokers'", "unknown"]),
+        Refusal(
+            arguments: [], environment: ["ZONESTREAM_WROKERS": "2"],
+            mentions: ["ZONESTREAM_WROKERS", "unknown", "did you mean ZONESTREAM_WORKERS?"]),
+        Refusal(
+            arguments: ["--set", "wrokers=2"], environment: [:],
+            mentions: ["'wrokers'", "unknown", "did you mean 'workers'?"]),
+        Refusal(
+            arguments: ["--set", "port=8081"], environment: [:], mentions: ["'port'", "did you mean 'http.port'?"]),
         Refusal(
             arguments: ["--set", "kafka.properties.no.such.property=1"], environment: [:],
             mentions: ["no.such.property"]),
@@ -102,7 +108,7 @@ struct SettingsValidationTests {
     @Test(arguments: refusals)
     func aBadSettingIsRefusedBeforeAnythingStarts(_ refusal: Refusal) throws {
         let (status, output) = try Self.run(["run"] + refusal.arguments, environment: refusal.environment)
-        #expect(status != 0)
+        #expect(status == 78, "a refused setting exits with EX_CONFIG: \(output)")
         for mention in refusal.mentions { #expect(output.contains(mention), "\(mention) in: \(output)") }
         #expect(
             !output.contains("embedded broker started") && !output.contains("listening"), "nothing started: \(output)")
@@ -123,6 +129,39 @@ struct SettingsValidationTests {
         #expect(status != 0)
         #expect(output.contains(arguments[arguments.count - 2]), "the option is named: \(output)")
         #expect(!output.contains("127.0.0.1"), "nothing started: \(output)")
+    }
+
+    /// Every problem of the file, the environment and the flags is reported at once.
+    @Test func everyProblemIsReportedAtOnce() throws {
+        let path = try Self.file("workers: 0\nhttp:\n  prot: 8080\nmax_gap_ms: -1\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, output) = try Self.run(
+            ["run", "--config", path, "--set", "log_level=loud"], environment: ["ZONESTREAM_BATCH_SIZE": "0"])
+        #expect(status == 78)
+        #expect(output.contains("5 settings are not allowed:"), "\(output)")
+        for mention in [
+            "'workers' = '0' (from \(path):1)", "'http.prot' (from \(path):3); did you mean 'http.port'?",
+            "'max_gap_ms' = '-1'", "'log_level' = 'loud'",
+            "'batch_size' = '0' (from environment ZONESTREAM_BATCH_SIZE)",
+        ] {
+            #expect(output.contains(mention), "\(mention) in: \(output)")
+        }
+    }
+
+    /// Exit statuses in the sysexits style: 64 a wrong command line, 69 no broker at start.
+    @Test func aWrongCommandLineAndAnAbsentBrokerHaveTheirOwnExitStatus() throws {
+        let usage = try Self.run(["run", "--no-such-option"])
+        #expect(usage.status == 64, "\(usage.output)")
+        let port = try FreePort.find()
+        let started = Date()
+        let absent = try Self.run([
+            "run", "--no-http", "--bootstrap-servers", "127.0.0.1:\(port)", "--set", "kafka.connect_timeout_s=2",
+        ])
+        #expect(absent.status == 69, "\(absent.output)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(
+            absent.output.contains("no Kafka broker answered at 127.0.0.1:\(port) within 2 s")
+                && absent.output.contains("kafka.connect_timeout_s"), "\(absent.output)")
     }
 
     @Test func aBadValueInTheFileIsNamedByFileAndLine() throws {
@@ -215,7 +254,7 @@ struct SettingsValidationTests {
         let started = Date()
         let (status, output) = try ZoneStreamProcess.runToExit(
             ["loadgen", "--bootstrap-servers", "127.0.0.1:\(port)", "--connect-timeout-s", "2"], seconds: 30)
-        #expect(status != 0)
+        #expect(status == 69)
         #expect(Date().timeIntervalSince(started) < 20)
         #expect(output.contains("no Kafka broker answered at 127.0.0.1:\(port) within 2 s"), "\(output)")
         #expect(!output.contains("records/s"), "\(output)")
