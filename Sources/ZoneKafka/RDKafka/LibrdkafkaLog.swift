@@ -1,4 +1,5 @@
 import CRdKafka
+import Dispatch
 import Logging
 import NIOConcurrencyHelpers
 
@@ -7,6 +8,9 @@ import NIOConcurrencyHelpers
 /// the configuration it was made with (``KafkaConfiguration/logger``), found by the client's
 /// name; lines logged before a client is registered, or by a client made without one, use a
 /// `librdkafka` logger. Chatty informational lines (connects, disconnects) are logged at debug.
+/// Warnings and errors are summarised: while a broker is down librdkafka repeats the same
+/// complaint many times a second, so each kind (client and facility) is logged at most once
+/// per ``summaryIntervalMs``, the next line carrying how many were left out (`repeated`).
 enum LibrdkafkaLog {
     static let fallback = Logger(label: "librdkafka")
     /// Loggers by client name (`rd_kafka_name`), registered by ``RDKafkaClient`` for its life.
@@ -17,6 +21,25 @@ enum LibrdkafkaLog {
     static func unregister(client name: String) { _ = loggers.withLockedValue { $0.removeValue(forKey: name) } }
 
     static func logger(client name: String) -> Logger { loggers.withLockedValue { $0[name] } ?? fallback }
+
+    static let summaryIntervalMs: UInt64 = 10_000
+
+    /// Per client and facility: when a line was last logged and how many were left out since.
+    private static let summaries = NIOLockedValueBox<[String: (lastMs: UInt64, suppressed: Int)]>([:])
+
+    /// Whether a warning or error of this kind is logged now; if so, how many of its kind were
+    /// left out since the last one (0: none).
+    static func admit(kind: String, nowMs: UInt64) -> (admitted: Bool, suppressed: Int) {
+        summaries.withLockedValue { summaries in
+            if let entry = summaries[kind], nowMs - entry.lastMs < summaryIntervalMs {
+                summaries[kind] = (entry.lastMs, entry.suppressed + 1)
+                return (false, 0)
+            }
+            let suppressed = summaries[kind]?.suppressed ?? 0
+            summaries[kind] = (nowMs, 0)
+            return (true, suppressed)
+        }
+    }
 
     static func level(fromSyslog level: Int32) -> Logger.Level {
         switch level {
@@ -36,9 +59,16 @@ enum LibrdkafkaLog {
             // One property map feeds producers and consumers alike, so "ignored by this
             // producer" configuration warnings are expected: debug, not warning.
             let logLevel = facilityName == "CONFWARN" ? .debug : LibrdkafkaLog.level(fromSyslog: level)
-            LibrdkafkaLog.logger(client: name).log(
-                level: logLevel, "\(text)",
-                metadata: ["client": "\(name)", "facility": "\(facilityName)", "source": "librdkafka"])
+            var metadata: Logger.Metadata = [
+                "client": "\(name)", "facility": "\(facilityName)", "source": "librdkafka",
+            ]
+            if logLevel >= .warning {
+                let nowMs = DispatchTime.now().uptimeNanoseconds / 1_000_000
+                let (admitted, suppressed) = LibrdkafkaLog.admit(kind: "\(name)/\(facilityName)", nowMs: nowMs)
+                guard admitted else { return }
+                if suppressed > 0 { metadata["repeated"] = "\(suppressed)" }
+            }
+            LibrdkafkaLog.logger(client: name).log(level: logLevel, "\(text)", metadata: metadata)
         }
     }
 }
