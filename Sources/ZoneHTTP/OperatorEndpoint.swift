@@ -3,6 +3,7 @@ public import Hummingbird
 public import Prometheus
 import Synchronization
 import ZoneCodecs
+import ZoneEngine
 public import ZoneProcessor
 
 /// The operator's HTTP endpoint beside a running processor: what operators expect from a
@@ -14,8 +15,9 @@ public import ZoneProcessor
 /// - `GET /health`: 200 while the process is up.
 /// - `GET /ready`: 200 once the assigned partitions are restored and consuming, else 503;
 ///   either way JSON with the reason (``Readiness``).
+/// - `GET /sessions?prefix=&limit=&cursor=`: the group's live sessions in brief, a page at a time.
 /// - `GET /sessions/{id}`: one live session's zone groups, from any instance of the group
-///   (``GroupLiveTable``), or 404 when it is not live.
+///   (``GroupLiveTable``), or 404 when it is not live; the id may contain `/`.
 /// - `GET /board`, `GET /board/events`: the gym board page and its server-sent events.
 public struct OperatorEndpoint: Sendable {
     public let processor: ZoneProcessor
@@ -43,8 +45,11 @@ public struct OperatorEndpoint: Sendable {
         router.get("health") { _, _ in Self.json(.ok, #"{"status":"up"}"#) }
         router.get("ready") { _, _ in readiness() }
         router.get("metrics") { _, _ in metrics() }
-        router.get("sessions/:id") { _, context in
-            let raw = try context.parameters.require("id")
+        router.get("sessions") { request, _ in sessionPage(request.uri.queryParameters) }
+        // An id may hold `/` (`gym-12/bike-3`): the rest of the path is the id, as sent or
+        // percent-encoded.
+        router.get("sessions/**") { _, context in
+            let raw = context.parameters.getCatchAll().joined(separator: "/")
             return session(raw.removingPercentEncoding ?? raw)
         }
         router.get("people/:id") { _, context in
@@ -101,6 +106,30 @@ public struct OperatorEndpoint: Sendable {
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: OutputEncoder.liveSession(entry.state))))
+    }
+
+    /// The most sessions one page of `GET /sessions` holds.
+    static let maximumPageSize = 1000
+
+    /// One page of the group's live sessions whose ids start with `prefix`, in id order, after
+    /// `cursor` (the last id of the previous page), at most `limit` (100 unless given).
+    func sessionPage(_ query: Parameters) -> Response {
+        let prefix = query.get("prefix") ?? ""
+        let cursor = query.get("cursor") ?? ""
+        guard let limit = Int(query.get("limit") ?? "100"), (1...Self.maximumPageSize).contains(limit) else {
+            return Self.json(
+                .badRequest, #"{"error":"limit must be a whole number from 1 to \#(Self.maximumPageSize)"}"#)
+        }
+        let matching = processor.sessionDirectory.allSessions().map(\.state).filter { $0.session.hasPrefix(prefix) }
+            .sorted { $0.session < $1.session }
+        let page = Array(matching.lazy.filter { cursor.isEmpty || $0.session > cursor }.prefix(limit))
+        let more = page.last.map { last in matching.last.map { $0.session > last.session } ?? false } ?? false
+        let body = OutputEncoder.liveSessionPage(
+            page, matching: matching.count, nextCursor: more ? page.last?.session : nil,
+            nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// A person's latest `person_summary`, from the group-wide table of `person-summaries`.

@@ -10,15 +10,64 @@ import ZoneTestSupport
 /// cooperative threads, which the other suites' waits keep busy.)
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct OperatorEndpointTests {
-    @Test func healthIsUpAndReadyWaitsForPartitions() throws {
-        // No broker at that address: no partitions assigned, so not ready, while the process is up.
-        try Self.serving(["--bootstrap-servers", "127.0.0.1:1", "--set", "profiles_catch_up_ms=600000"]) { client in
+    @Test func healthIsUpAndReadyFollowsTheBroker() throws {
+        let broker = try BrokerProcess(partitions: 2)
+        defer { broker.stop() }
+        try Self.serving([
+            "--bootstrap-servers", broker.bootstrapServers, "--set", "group_id=ready",
+            "--set", "metrics.statistics_interval_ms=200",
+        ]) { client in
+            #expect(try Self.poll { try client("/ready").status == 200 ? true : nil } == true)
+            // The broker gone: still up, no longer ready, and /ready says why.
+            broker.stop()
+            let ready = try Self.poll { () throws -> LoopbackHTTPClient.Response? in
+                let response = try client("/ready")
+                return response.status == 503 ? response : nil
+            }
+            #expect(ready?.body.contains(#""reason":"broker unreachable"#) == true, "\(ready?.body ?? "")")
             let health = try client("/health")
             #expect(health.status == 200)
             #expect(health.body == #"{"status":"up"}"#)
-            let ready = try client("/ready")
-            #expect(ready.status == 503)
-            #expect(ready.body.contains(#""ready":false"#))
+        }
+    }
+
+    /// `GET /sessions` pages through the group's live sessions by id; ids may hold `/`.
+    @Test func sessionsAreListedPageByPage() throws {
+        let broker = try BrokerProcess(partitions: 2)
+        defer { broker.stop() }
+        let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
+        let ids = (0..<5).map { "gym-1/bike-\($0)" } + ["studio-2/row-0"]
+        for id in ids {
+            try traffic.startSession(id, person: "p-\(id)")
+            try traffic.heartRate(id, at: 0, zone: 3)
+        }
+        try traffic.input.flush()
+        try Self.serving([
+            "--bootstrap-servers", broker.bootstrapServers, "--set", "group_id=list", "--set", "commit_interval_ms=200",
+        ]) { client in
+            func page(_ query: String) throws -> [String: Any] {
+                let response = try client("/sessions?\(query)")
+                #expect(response.status == 200, "\(response.body)")
+                return try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any] ?? [:]
+            }
+            func ids(_ page: [String: Any]) -> [String] {
+                (page["sessions"] as? [[String: Any]] ?? []).compactMap { $0["session"] as? String }
+            }
+            #expect(try Self.poll { try page("limit=10")["matching"] as? Int == 6 ? true : nil } == true)
+            let first = try page("prefix=gym-1%2F&limit=3")
+            #expect(ids(first) == ["gym-1/bike-0", "gym-1/bike-1", "gym-1/bike-2"])
+            #expect(first["matching"] as? Int == 5 && first["next_cursor"] as? String == "gym-1/bike-2")
+            let second = try page("prefix=gym-1%2F&limit=3&cursor=gym-1%2Fbike-2")
+            #expect(ids(second) == ["gym-1/bike-3", "gym-1/bike-4"])
+            #expect(second["next_cursor"] is NSNull)
+            let brief = try #require((first["sessions"] as? [[String: Any]])?.first)
+            #expect(brief["person"] as? String == "p-gym-1/bike-0")
+            #expect((brief["zones"] as? [String: Any])?["heart_rate"] as? Int == 3)
+            #expect(brief["last_sample_age_ms"] is Int)
+            #expect(try client("/sessions?limit=0").status == 400)
+            // One session by an id with `/`, as sent or percent-encoded.
+            #expect(try client("/sessions/gym-1/bike-3").status == 200)
+            #expect(try client("/sessions/studio-2%2Frow-0").status == 200)
         }
     }
 
