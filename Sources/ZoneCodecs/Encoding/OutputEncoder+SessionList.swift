@@ -3,9 +3,9 @@ public import ZoneEngine
 
 extension OutputEncoder {
     /// One page of the group's live sessions (`GET /sessions`), each in brief:
-    /// `{"sessions":[{"session","person","name","class","zones":{quantity: zone index (from 1, as
-/// in the outputs) or null},
-    /// "last_sample_age_ms"}],"matching","next_cursor"}`. `matching` counts every live session
+    /// `{"sessions":[{"session","person","name","class","zones":{quantity: index},
+    /// "last_sample_age_ms"}],"matching","next_cursor"}`, a zone's index counted from 1 as in
+    /// the outputs (null before a zone is known). `matching` counts every live session
     /// with the page's prefix; `next_cursor` is the id to pass as `cursor` for the next page,
     /// null on the last. `nowMs` is the wall clock the ages are measured against.
     public static func liveSessionPage(

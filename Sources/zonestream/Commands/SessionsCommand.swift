@@ -83,7 +83,9 @@ struct SessionsCommand: ParsableCommand {
     }
 
     static func jsonLine(_ session: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: session, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: session, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }
