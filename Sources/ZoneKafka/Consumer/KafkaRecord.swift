@@ -41,3 +41,19 @@ public struct KafkaRecord {
         return rd_kafka_message_timestamp(message, &type)
     }
 }
+
+extension KafkaRecord {
+    /// The value of the record's last header called `name`, nil when it has none (copies; not
+    /// for the per-record path).
+    public func header(named name: String) -> [UInt8]? {
+        var headers: OpaquePointer?
+        guard rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR, let headers else {
+            return nil
+        }
+        var value: UnsafeRawPointer?
+        var size = 0
+        guard rd_kafka_header_get_last(headers, name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        guard let value else { return [] }
+        return Array(UnsafeRawBufferPointer(start: value, count: size))
+    }
+}

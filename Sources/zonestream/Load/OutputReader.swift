@@ -2,18 +2,19 @@ import Foundation
 import Logging
 import ZoneKafka
 
-/// A reader of every partition of the output topics from the beginning, with no group.
+/// A reader of every partition of some topics (by default the outputs) from the beginning,
+/// with no group.
 final class OutputReader {
     static let topics = ["workouts-finished", "zone-changes", "person-summaries"]
     let consumer: KafkaConsumer
     let partitions: [TopicPartition]
     private(set) var recordsRead = 0
 
-    init(kafka: KafkaConfiguration, logger: Logger, isolation: String) throws {
+    init(kafka: KafkaConfiguration, logger: Logger, isolation: String, topics: [String] = OutputReader.topics) throws {
         consumer = try KafkaConsumer(
             configuration: kafka, groupID: nil, logger: logger, properties: ["isolation.level": isolation])
         var partitions: [TopicPartition] = []
-        for topic in Self.topics {
+        for topic in topics {
             for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
                 partitions.append(TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning))
             }
