@@ -10,7 +10,8 @@ struct ZoneStreamCommand: AsyncParsableCommand {
         version: ZoneStreamVersion.summary,
         subcommands: [
             RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self,
-            ProbeCommand.self, SessionsCommand.self, DeadLetterCommand.self, VersionCommand.self,
+            ProbeCommand.self, SessionsCommand.self, DeadLetterCommand.self, StateCommand.self,
+            VersionCommand.self,
         ],
         defaultSubcommand: RunCommand.self)
 
