@@ -10,7 +10,7 @@ struct ZoneStreamCommand: AsyncParsableCommand {
         version: ZoneStreamVersion.summary,
         subcommands: [
             RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self,
-            ProbeCommand.self, SessionsCommand.self, DeadLetterCommand.self, StateCommand.self,
+            ProbeCommand.self, SessionsCommand.self, DeadLetterCommand.self, StateCommand.self, ResetCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: RunCommand.self)

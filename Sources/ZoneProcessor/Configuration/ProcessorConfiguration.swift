@@ -107,7 +107,7 @@ public struct ProcessorConfiguration: Sendable {
     /// Consumer properties for the instance's group members: the group timing above, and
     /// static membership when the instance has an identity of its own (where the user set
     /// none of these).
-    func memberProperties(_ base: [String: String] = [:]) -> [String: String] {
+    public func memberProperties(_ base: [String: String] = [:]) -> [String: String] {
         var properties = base
         let timing = [
             "session.timeout.ms": "\(Self.groupTimingDefaults.sessionTimeoutMs)",

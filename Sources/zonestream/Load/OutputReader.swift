@@ -23,26 +23,28 @@ final class OutputReader {
         try consumer.assign(partitions)
     }
 
-    /// The high watermark of every partition now.
+    /// The high watermark of every partition now; a partition with nothing in it (its low
+    /// watermark at its high) is left out, as there is nothing to read up to.
     func endOffsets() throws -> [TopicPartition: Int64] {
         var ends: [TopicPartition: Int64] = [:]
         for partition in partitions {
-            ends[TopicPartition(topic: partition.topic, partition: partition.partition)] = try consumer.watermarks(
-                partition
-            ).high
+            let marks = try consumer.watermarks(partition)
+            guard marks.high > marks.low else { continue }
+            ends[TopicPartition(topic: partition.topic, partition: partition.partition)] = marks.high
         }
         return ends
     }
 
-    /// Polls until this reader's position reaches `ends` in every partition (or the deadline);
-    /// returns whether it did.
+    /// Polls until this reader's position reaches `ends` in every partition named there (or
+    /// the deadline); returns whether it did.
     func readUntil(_ ends: [TopicPartition: Int64], deadline: Date, _ body: (KafkaRecord) -> Void) -> Bool {
+        let waitedFor = partitions.filter { ends[TopicPartition(topic: $0.topic, partition: $0.partition)] != nil }
         while Date() < deadline {
-            let positions = (try? consumer.positions(partitions)) ?? []
+            let positions = (try? consumer.positions(waitedFor)) ?? []
             let reached = positions.allSatisfy {
                 $0.offset >= (ends[TopicPartition(topic: $0.topic, partition: $0.partition)] ?? 0)
             }
-            if reached && positions.count == partitions.count { return true }
+            if reached && positions.count == waitedFor.count { return true }
             poll(body)
         }
         return false

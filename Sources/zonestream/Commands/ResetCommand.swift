@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import ZoneKafka
+import ZoneProcessor
+
+/// `zonestream reset`: makes a group of ZoneStream start over, like Kafka Streams' application
+/// reset tool: refuses while the group has members, sets its input offsets (to the earliest,
+/// the latest, or a time), skips the person stage's repartition topic to its end (reprocessing
+/// fills it again), and clears both state changelogs with tombstones. Outputs are not touched.
+struct ResetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "Reset a stopped group: input offsets to the earliest (or --to-time), state cleared.")
+
+    @OptionGroup var settings: SettingsOptions
+
+    @Option(help: "The consumer group (default: the group_id setting).")
+    var group: String?
+
+    @Option(help: "Start again at the first record written at or after this time (ISO 8601, or ms since the epoch).")
+    var toTime: String?
+
+    @Flag(help: "Start again at the end of the input (skip what is there).")
+    var toLatest = false
+
+    @Flag(help: "Show what would change, change nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        if let toTime, DeadLetterReplayCommand.milliseconds(toTime) == nil {
+            throw ValidationError(
+                "--to-time '\(toTime)': expected ISO 8601 (2026-11-25T10:00:00Z) or ms since the epoch")
+        }
+        if toTime != nil && toLatest { throw ValidationError("--to-time and --to-latest: choose one") }
+    }
+
+    func run() async throws {
+        try await ExitStatus.mapping { try reset() }
+    }
+
+    private func reset() throws {
+        let loader = try settings.load()
+        let configuration = try loader.processorConfiguration(
+            bootstrapServers: loader.string("kafka.bootstrap_servers"))
+        guard !configuration.kafka.bootstrapServers.isEmpty else {
+            throw SettingsError(description: "reset needs kafka.bootstrap_servers (--bootstrap-servers)")
+        }
+        let logger = Logs.bootstrap(level: "warning", format: .text)
+        try BrokerUnavailable.require(
+            using: try KafkaProducer(configuration: configuration.kafka),
+            bootstrapServers: configuration.kafka.bootstrapServers,
+            timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+        let group = group ?? configuration.groupID
+        let tool = GroupReset(
+            kafka: configuration.kafka,
+            // The group's timing, not an instance's static identity: the tool is a member of its own.
+            memberProperties: configuration.memberProperties().filter { $0.key != "group.instance.id" }, logger: logger)
+        let target: GroupReset.Target =
+            toLatest ? .latest : toTime.flatMap(DeadLetterReplayCommand.milliseconds).map { .time($0) } ?? .earliest
+        let verb = dryRun ? "would set" : "set"
+        let topics = configuration.topics
+        for (member, topic, memberTarget) in [
+            (group, topics.workoutEvents, target), ("\(group).people", topics.personWorkouts, .latest),
+        ] {
+            for change in try tool.reset(group: member, topic: topic, to: memberTarget, dryRun: dryRun) {
+                let before = change.before < 0 ? "none" : "\(change.before)"
+                print(
+                    "\(verb) \(member) \(topic)/\(change.partition.partition): \(before) -> \(change.partition.offset)")
+            }
+        }
+        for topic in [topics.changelog, topics.personChangelog] {
+            let cleared = try tool.clearState(topic: topic, dryRun: dryRun)
+            print("\(dryRun ? "would clear" : "cleared") \(topic): \(cleared) keys")
+        }
+    }
+}
