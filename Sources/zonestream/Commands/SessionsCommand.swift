@@ -77,7 +77,7 @@ struct SessionsCommand: ParsableCommand {
     }
 
     static func row(_ columns: [String]) -> String {
-        let widths = [24, 16, 24, 11, 14, 8]
+        let widths = [24, 20, 16, 11, 14, 8]
         return zip(columns, widths).map { $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0) }
             .joined(separator: " ").trimmingCharacters(in: .whitespaces)
     }
