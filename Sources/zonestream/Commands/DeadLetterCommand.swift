@@ -46,17 +46,8 @@ struct DeadLetterReplayCommand: AsyncParsableCommand {
     }
 
     private func replay() throws {
-        let loader = try settings.load()
-        let configuration = try loader.processorConfiguration(
-            bootstrapServers: loader.string("kafka.bootstrap_servers"))
-        guard !configuration.kafka.bootstrapServers.isEmpty else {
-            throw SettingsError(description: "dlq replay needs kafka.bootstrap_servers (--bootstrap-servers)")
-        }
-        let logger = Logs.bootstrap(level: "warning", format: .text)
-        let producer = try KafkaProducer(configuration: configuration.kafka)
-        try BrokerUnavailable.require(
-            using: producer, bootstrapServers: configuration.kafka.bootstrapServers,
-            timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+        let connection = try ToolConnection(settings: settings, tool: "dlq replay")
+        let (configuration, logger) = (connection.configuration, connection.logger)
         let tool = DeadLetterReplay(
             kafka: configuration.kafka, deadLetterTopic: configuration.topics.deadLetters,
             inputTopics: [configuration.topics.workoutEvents, configuration.topics.personWorkouts], logger: logger)

@@ -39,17 +39,8 @@ struct ResetCommand: AsyncParsableCommand {
     }
 
     private func reset() throws {
-        let loader = try settings.load()
-        let configuration = try loader.processorConfiguration(
-            bootstrapServers: loader.string("kafka.bootstrap_servers"))
-        guard !configuration.kafka.bootstrapServers.isEmpty else {
-            throw SettingsError(description: "reset needs kafka.bootstrap_servers (--bootstrap-servers)")
-        }
-        let logger = Logs.bootstrap(level: "warning", format: .text)
-        try BrokerUnavailable.require(
-            using: try KafkaProducer(configuration: configuration.kafka),
-            bootstrapServers: configuration.kafka.bootstrapServers,
-            timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+        let connection = try ToolConnection(settings: settings, tool: "reset")
+        let (configuration, logger) = (connection.configuration, connection.logger)
         let group = group ?? configuration.groupID
         let tool = GroupReset(
             kafka: configuration.kafka,

@@ -29,17 +29,8 @@ struct StateDumpCommand: AsyncParsableCommand {
     }
 
     private func dump() throws {
-        let loader = try settings.load()
-        let configuration = try loader.processorConfiguration(
-            bootstrapServers: loader.string("kafka.bootstrap_servers"))
-        guard !configuration.kafka.bootstrapServers.isEmpty else {
-            throw SettingsError(description: "state dump needs kafka.bootstrap_servers (--bootstrap-servers)")
-        }
-        let logger = Logs.bootstrap(level: "warning", format: .text)
-        let producer = try KafkaProducer(configuration: configuration.kafka)
-        try BrokerUnavailable.require(
-            using: producer, bootstrapServers: configuration.kafka.bootstrapServers,
-            timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+        let connection = try ToolConnection(settings: settings, tool: "state dump")
+        let (configuration, logger) = (connection.configuration, connection.logger)
         let topic = configuration.topics.changelog
         let metadata = try KafkaConsumer(configuration: configuration.kafka, groupID: nil, logger: logger)
         let partitions = try metadata.partitionCount(topic: topic)
