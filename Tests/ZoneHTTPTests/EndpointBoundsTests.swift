@@ -12,7 +12,7 @@ struct EndpointBoundsTests {
 
     @Test func membersDataNeedsTheTokenWhileProbesAndScrapersDoNot() throws {
         let process = try ZoneStreamProcess([
-            "run", "--http-port", "0", "--bootstrap-servers", "127.0.0.1:1", "--set", "profiles_catch_up_ms=600000",
+            "run", "--http-port", "0", "--embedded",
             "--set", "http.token=\(Self.token)",
         ])
         defer { process.signal(SIGKILL) }

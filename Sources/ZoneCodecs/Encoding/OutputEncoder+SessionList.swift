@@ -3,7 +3,7 @@ public import ZoneEngine
 
 extension OutputEncoder {
     /// One page of the group's live sessions (`GET /sessions`), each in brief:
-    /// `{"sessions":[{"session","person","name","class","zones":{quantity: index},
+    /// `{"sessions":[{"session","person","name","class","zones":{quantity: index},"latest_ts",
     /// "last_sample_age_ms"}],"matching","next_cursor"}`, a zone's index counted from 1 as in
     /// the outputs (null before a zone is known). `matching` counts every live session
     /// with the page's prefix; `next_cursor` is the id to pass as `cursor` for the next page,
@@ -21,6 +21,7 @@ extension OutputEncoder {
                     state.zoneGroups.map { group in
                         (group.quantity.name, group.currentZone.map { Build.integer($0 + 1) } ?? json_null())
                     }),
+                "latest_ts": Build.integer(state.latestTimestamp),
                 "last_sample_age_ms": Build.integer(max(0, nowMs - state.latestTimestamp)),
             ])
         }

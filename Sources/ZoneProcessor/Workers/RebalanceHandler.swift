@@ -16,6 +16,9 @@ final class RebalanceHandler: RebalanceListener {
     let logger: Logger
     /// Called after each assignment has been handed to the workers.
     let onAssigned: @Sendable () -> Void
+    /// When the last revocation began (uptime ns; 0: none since the last assignment), so the
+    /// assignment's log line tells how long the rebalance kept this instance's partitions idle.
+    private let revokedAtNs = Atomic<UInt64>(0)
 
     init(
         workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger,
@@ -32,9 +35,14 @@ final class RebalanceHandler: RebalanceListener {
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         metrics.countRebalance()
         metrics.restoring(partitions.count)
-        logger.info(
-            "partitions assigned",
-            metadata: ["partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })])
+        var metadata: Logger.Metadata = [
+            "partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })
+        ]
+        let revokedAt = revokedAtNs.exchange(0, ordering: .relaxed)
+        if revokedAt > 0 {
+            metadata["rebalance_ms"] = "\((DispatchTime.now().uptimeNanoseconds - revokedAt) / 1_000_000)"
+        }
+        logger.info("partitions assigned", metadata: metadata)
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
             workers[worker].post(.assign(owned.map(\.partition)))
@@ -43,6 +51,7 @@ final class RebalanceHandler: RebalanceListener {
     }
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        revokedAtNs.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         metrics.countRebalance()
         logger.info(
             "partitions revoked",

@@ -8,7 +8,9 @@ import ZoneBench
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.",
-        subcommands: [BoardBenchCommand.self, LatencyBenchCommand.self, MemoryBenchCommand.self])
+        subcommands: [
+            BoardBenchCommand.self, FailoverBenchCommand.self, LatencyBenchCommand.self, MemoryBenchCommand.self,
+        ])
 
     @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
     @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The processor instances of the failover benchmark: the first one stays throughout (the
+/// sessions are watched through it); later ones are added and removed by the steps.
+struct FailoverGroup {
+    let bootstrap: String
+    let executable: URL
+    let group = "failover-\(Int(Date().timeIntervalSince1970))"
+    private(set) var members: [ZoneStreamProcess] = []
+
+    init(bootstrap: String, executable: URL) {
+        self.bootstrap = bootstrap
+        self.executable = executable
+    }
+
+    mutating func add() throws {
+        members.append(try ZoneStreamProcess.processor(bootstrap: bootstrap, group: group, executable: executable))
+    }
+
+    /// Stops the newest instance with `signal` (never the first).
+    mutating func remove(_ signal: Int32) {
+        guard members.count > 1, let last = members.popLast() else { return }
+        last.signal(signal, waitSeconds: 30)
+    }
+
+    func observerPort() throws -> Int {
+        guard let port = members.first?.httpPort() else { throw BenchError("the first instance has no endpoint") }
+        return port
+    }
+
+    /// Waits until every instance answers `/ready` with 200 (at most 60 s).
+    func waitUntilReady() throws {
+        let deadline = Date().addingTimeInterval(60)
+        for member in members {
+            guard let port = member.httpPort() else { throw BenchError("an instance has no endpoint") }
+            while (try? LoopbackHTTPClient.get(port: port, path: "/ready").status) != 200 {
+                guard Date() < deadline else { throw BenchError("an instance was not ready within 60 s") }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+    }
+
+    /// Where each instance's log is now, to count what it logs after.
+    func logMarks() -> [ObjectIdentifier: Int] {
+        Dictionary(uniqueKeysWithValues: members.map { (ObjectIdentifier($0), $0.output.count) })
+    }
+
+    /// Changelog records re-read, partitions kept and partitions restored by every instance
+    /// since `marks` (from their "partition restored" and "partition kept" log lines).
+    func restoresSince(_ marks: [ObjectIdentifier: Int]) -> (records: Int, kept: Int, restored: Int) {
+        var result = (records: 0, kept: 0, restored: 0)
+        for member in members {
+            let lines = member.output.dropFirst(marks[ObjectIdentifier(member)] ?? 0).split(separator: "\n")
+            for line in lines where line.contains("partition restored") {
+                result.restored += 1
+                if let range = line.range(of: "records=") {
+                    result.records += Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0
+                }
+            }
+            result.kept += lines.filter { $0.contains("partition kept") }.count
+        }
+        return result
+    }
+}

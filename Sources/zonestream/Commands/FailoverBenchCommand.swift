@@ -1,0 +1,43 @@
+import ArgumentParser
+import ZoneBench
+
+/// `zonestream bench failover`: how long membership changes pause live sessions
+/// (``FailoverBenchmark``).
+struct FailoverBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "failover",
+        abstract: "Measure how long scale-out, scale-in, a crash and a frozen broker pause live sessions.")
+
+    @Option(help: "Instances at the start (one more is added and removed by the steps).") var instances = 2
+    @Option(help: "Members of the class the load generator runs.") var members = 60
+    @Option(help: "Partitions of each topic of the embedded broker.") var partitions = 8
+    @Option(help: "Seconds each step is watched.") var stepSeconds = 20
+    @Option(help: "Seconds the broker stays frozen.") var brokerPauseSeconds = 5
+    // Not --output and --smoke: `bench` itself takes those names, and would take the values.
+    @Option(help: "Where to write failover.json.") var results = "benchmarks/results"
+    @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var quick =
+        false
+
+    func validate() throws {
+        try requireOption("--instances", instances, in: 1...8)
+        try requireOption("--members", members, in: 1...5_000)
+        try requireOption("--partitions", partitions, in: 2...64)
+        try requireOption("--step-seconds", stepSeconds, in: 5...600)
+        try requireOption("--broker-pause-seconds", brokerPauseSeconds, in: 1...300)
+    }
+
+    func run() throws {
+        var benchmark = FailoverBenchmark()
+        benchmark.instances = instances
+        benchmark.members = quick ? 8 : members
+        benchmark.partitions = quick ? 4 : partitions
+        benchmark.stepSeconds = quick ? 8 : stepSeconds
+        benchmark.brokerPauseSeconds = quick ? 2 : brokerPauseSeconds
+        benchmark.settleSeconds = quick ? 3 : 10
+        benchmark.output = results
+        benchmark.smoke = quick
+        let report = try benchmark.run()
+        print("load generator: \(report.loadgenCheck)")
+        if !report.loadgenCheck.hasPrefix("exit 0") { throw ExitCode.failure }
+    }
+}
