@@ -28,7 +28,8 @@ extension WorkerLoop {
     /// kept state skips the records below its next offset when they come again, as a restored
     /// one would. Exactly once, they must be: an uncommitted transaction's changelog is void.
     mutating func park(_ partition: Int32, _ state: PartitionState) {
-        guard !state.hasUncommittedProgress, !changelogRewrites.contains(partition), state.nextOffset >= 0,
+        // Stopping, nothing comes back (and the broker is not asked while the consumer closes).
+        guard !context.isStopping(), !state.hasUncommittedProgress, !changelogRewrites.contains(partition), state.nextOffset >= 0,
             let end = changelogEnd(partition)
         else { return }
         let committedInput = committedOffset(of: partition)
