@@ -29,7 +29,8 @@ extension WorkerLoop {
     /// one would. Exactly once, they must be: an uncommitted transaction's changelog is void.
     mutating func park(_ partition: Int32, _ state: PartitionState) {
         // Stopping, nothing comes back (and the broker is not asked while the consumer closes).
-        guard !context.isStopping(), !state.hasUncommittedProgress, !changelogRewrites.contains(partition), state.nextOffset >= 0,
+        guard !context.isStopping(), !state.hasUncommittedProgress, !changelogRewrites.contains(partition),
+            state.nextOffset >= 0,
             let end = changelogEnd(partition)
         else { return }
         let committedInput = committedOffset(of: partition)
