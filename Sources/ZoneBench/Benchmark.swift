@@ -132,7 +132,8 @@ public struct Benchmark: Sendable {
             bootstrap: bootstrap, topics: (names.memoryInput, names.changelogPrefix + SessionMemory.group),
             workers: workers,
             sessionCounts: sessionCounts, producer: producer,
-            executable: executable)
+            executable: executable
+        ).perSession
         print("bench: RSS per live session: " + SessionMemory.describe(bytesPerSession, sessionCounts: sessionCounts))
         let figures = LatencyFigures(zoneStream: latency, floor: floorLatency)
         figures.printSummary()

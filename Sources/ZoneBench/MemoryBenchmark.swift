@@ -16,6 +16,11 @@ public struct MemoryBenchmark: Sendable {
     public var processorExecutable: URL?
     /// More `KEY=VALUE` settings for the processor, to measure a setting's effect.
     public var processorSettings: [String] = []
+    /// Partitions of the embedded broker's topics (the mock keeps about 5 MB per partition,
+    /// so many sessions need many partitions).
+    public var partitions = 8
+    /// After the rounds, kill the processor and measure a new one restoring every session.
+    public var measuresRestore = true
 
     public init(
         sessionCounts: [Int], workers: Int, runs: Int, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -31,7 +36,7 @@ public struct MemoryBenchmark: Sendable {
         let inputs = (1...max(1, runs)).map { "\(SessionMemory.inputTopic)-\($0)" }
         let changelogs = inputs.map { "bench-changelog-\($0)" }
         let broker = try BrokerProcess(
-            partitions: 8, extraArguments: ["--extra-topics", (inputs + changelogs).joined(separator: ",")],
+            partitions: partitions, extraArguments: ["--extra-topics", (inputs + changelogs).joined(separator: ",")],
             executable: executable)
         defer { broker.stop() }
         let producer = try KafkaProducer(
@@ -39,14 +44,23 @@ public struct MemoryBenchmark: Sendable {
                 bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench-memory"))
         var all: [[Double]] = []
         for (input, changelog) in zip(inputs, changelogs) {
-            let perSession = try SessionMemory.measure(
+            let measured = try SessionMemory.measure(
                 bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers,
-                sessionCounts: sessionCounts,
-                producer: producer, executable: processorExecutable ?? executable, extraSettings: processorSettings)
+                sessionCounts: sessionCounts, producer: producer, executable: processorExecutable ?? executable,
+                extraSettings: processorSettings, restore: measuresRestore)
             print(
                 "bench memory: RSS per live session: "
-                    + SessionMemory.describe(perSession, sessionCounts: sessionCounts))
-            all.append(perSession)
+                    + SessionMemory.describe(measured.perSession, sessionCounts: sessionCounts))
+            if let restore = measured.restore {
+                print(
+                    String(
+                        format:
+                            "bench memory: restore of %d sessions after SIGKILL: peak %.0f MB, %.2f x the %.0f MB held before, %.2f x the %.0f MB settled after",
+                        restore.sessions, Double(restore.peakBytes) / 1e6, restore.peakOverSteady,
+                        Double(restore.steadyBytes) / 1e6, restore.peakOverSettledAfter,
+                        Double(restore.settledAfterBytes) / 1e6))
+            }
+            all.append(measured.perSession)
         }
         return all
     }

@@ -11,26 +11,40 @@ enum SessionMemory {
     /// The child's consumer group, with a changelog of its own.
     static let group = "bench-memory"
 
+    /// A restart's memory: the RSS held before a SIGKILL, the new child's peak while it
+    /// restores the same sessions from the changelog, and its RSS once settled after.
+    struct Restore: Sendable {
+        let sessions: Int
+        let steadyBytes: Int
+        let peakBytes: Int
+        let settledAfterBytes: Int
+        var peakOverSteady: Double { Double(peakBytes) / Double(max(1, steadyBytes)) }
+        var peakOverSettledAfter: Double { Double(peakBytes) / Double(max(1, settledAfterBytes)) }
+    }
+
     /// Starts the child (`extraSettings`: more `KEY=VALUE` settings for it), then for each of
     /// `sessionCounts` (cumulative) opens that many sessions with one sample each and returns
-    /// the RSS growth per session added in that round.
+    /// the RSS growth per session added in that round; with `restore`, then kills the child
+    /// and measures a new one restoring them all.
     static func measure(
         bootstrap: String, topics: (input: String, changelog: String), workers: Int, sessionCounts: [Int],
-        producer: KafkaProducer, executable: URL, extraSettings: [String] = []
-    ) throws -> [Double] {
+        producer: KafkaProducer, executable: URL, extraSettings: [String] = [], restore: Bool = false
+    ) throws -> (perSession: [Double], restore: Restore?) {
         let maximum = sessionCounts.max() ?? 0
-        let processor = try ZoneStreamProcess.processor(
-            bootstrap: bootstrap, group: group,
-            extra: [
-                "--set", "workers=\(workers)", "--set", "commit_interval_ms=1000", "--set",
-                "topics.workout_events=\(topics.input)",
-                "--set", "topics.changelog=\(topics.changelog)", "--set", "max_live_sessions=\(max(1, maximum * 2))",
-            ] + extraSettings.flatMap { ["--set", $0] },
-            executable: executable)
-        defer { processor.signal(SIGTERM) }
-        guard let port = processor.httpPort() else {
-            throw BenchError("bench: the memory run's processor did not start: \(processor.output.suffix(800))")
+        let start = {
+            try ZoneStreamProcess.processor(
+                bootstrap: bootstrap, group: group,
+                extra: [
+                    "--set", "workers=\(workers)", "--set", "commit_interval_ms=1000", "--set",
+                    "topics.workout_events=\(topics.input)",
+                    "--set", "topics.changelog=\(topics.changelog)", "--set",
+                    "max_live_sessions=\(max(1, maximum * 2))",
+                ] + extraSettings.flatMap { ["--set", $0] },
+                executable: executable)
         }
+        let processor = try start()
+        defer { processor.signal(SIGTERM) }
+        let port = try endpoint(of: processor)
         var perSession: [Double] = []
         var total = 0
         for (round, count) in sessionCounts.enumerated() where count > total {
@@ -42,15 +56,37 @@ enum SessionMemory {
                     value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)
             }
             try producer.flush(timeoutMs: 60_000)
-            let live = LiveSessionCount.wait(port: port, atLeast: count, seconds: 120)
-            guard live >= count else {
-                throw BenchError("bench: only \(live) of \(count) sessions live in the memory run after 120 s")
-            }
+            try waitForSessions(count, port: port)
             let after = settledResidentBytes(pid: processor.pid)
             perSession.append(Double(after - before) / Double(count - total))
             total = count
         }
-        return perSession
+        guard restore else { return (perSession, nil) }
+        let steady = settledResidentBytes(pid: processor.pid)
+        processor.signal(SIGKILL)
+        let restarted = try start()
+        defer { restarted.signal(SIGTERM) }
+        try waitForSessions(total, port: try endpoint(of: restarted), seconds: 600)
+        let peak = ProcessMemory.residentBytes(pid: restarted.pid).peak
+        let settled = settledResidentBytes(pid: restarted.pid)
+        return (
+            perSession,
+            Restore(sessions: total, steadyBytes: steady, peakBytes: peak, settledAfterBytes: settled)
+        )
+    }
+
+    private static func endpoint(of processor: ZoneStreamProcess) throws -> Int {
+        guard let port = processor.httpPort() else {
+            throw BenchError("bench: the memory run's processor did not start: \(processor.output.suffix(800))")
+        }
+        return port
+    }
+
+    private static func waitForSessions(_ count: Int, port: Int, seconds: Double = 120) throws {
+        let live = LiveSessionCount.wait(port: port, atLeast: count, seconds: seconds)
+        guard live >= count else {
+            throw BenchError("bench: only \(live) of \(count) sessions live in the memory run after \(Int(seconds)) s")
+        }
     }
 
     /// "1,234 bytes at 10000, ..." for the log.

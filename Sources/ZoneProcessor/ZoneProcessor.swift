@@ -139,9 +139,10 @@ public final class ZoneProcessor: Sendable {
             sessionDirectory.group.stop()
             personSummaries.stop()
         }
-        let listener = RebalanceHandler(workers: workers, metrics: metrics, logger: logger) { [self] in
-            advance(to: .running(assigned: true))
-        }
+        let listener = RebalanceHandler(
+            workers: workers, metrics: metrics, logger: logger,
+            onAssigning: { [sessionDirectory] partitions in sessionDirectory.reserve(partitions) },
+            onAssigned: { [self] in advance(to: .running(assigned: true)) })
         advance(to: .running(assigned: false))
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
         logger.info(

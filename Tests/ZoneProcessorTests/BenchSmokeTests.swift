@@ -61,6 +61,15 @@ struct BenchSmokeTests {
 
     /// `zonestream bench latency`: the latency floor and ZoneStream on the same paced traffic,
     /// each reading every zone change, with a property set on ZoneStream's clients.
+    /// `bench memory`: the growth per session, then a restart's restore peak against it.
+    @Test func memoryBenchMeasuresARestore() throws {
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            ["bench", "memory", "--sessions", "300", "--broker-partitions", "2"], seconds: 150)
+        #expect(status == 0, "\(output.suffix(1000))")
+        #expect(output.contains("bench memory: RSS per live session: "), "\(output.suffix(1000))")
+        #expect(output.contains("bench memory: restore of 300 sessions after SIGKILL: peak "), "\(output.suffix(1000))")
+    }
+
     @Test func latencyBenchMeasuresZoneStreamAndTheFloor() throws {
         let (status, output) = try ZoneStreamProcess.runToExit(
             [

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import Synchronization
@@ -26,6 +27,10 @@ final class GroupLiveTable: Sendable {
     private let table = NIOLockedValueBox(Table())
     private let running = Atomic<Bool>(true)
     private let reading = Atomic<Bool>(false)
+    /// Whether the group has given this instance its first assignment: the changelog is read
+    /// only from then on, so the sessions of partitions this instance is about to restore are
+    /// never held here as well (that doubled a restart's memory).
+    private let assignmentSeen = Atomic<Bool>(false)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
 
     /// The state of `session` as the group last wrote it, nil when it is not live anywhere.
@@ -33,6 +38,14 @@ final class GroupLiveTable: Sendable {
 
     /// Every live session of the group.
     func allSessions() -> [LiveSessionEntry] { Array(table.withLockedValue { $0.entries }.values) }
+
+    /// The group gave this instance `partitions`: their changelog records are skipped from now
+    /// on (the workers restore them), while the entries already held stay visible until each
+    /// partition is claimed.
+    func reserve(_ partitions: [Int32]) {
+        table.withLockedValue { $0.owned.formUnion(partitions) }
+        assignmentSeen.store(true, ordering: .releasing)
+    }
 
     /// A worker of this instance now owns `partition` and publishes its sessions itself.
     func claim(_ partition: Int32) {
@@ -69,6 +82,9 @@ final class GroupLiveTable: Sendable {
         startReading()
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-group-live") {
+                while table.running.load(ordering: .relaxed) && !table.assignmentSeen.load(ordering: .acquiring) {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
                 while table.running.load(ordering: .relaxed) {
                     consumer.poll(timeoutMs: 100) { record in
                         table.apply(record, profiles: profiles, revision: revisions())

@@ -47,6 +47,9 @@ public final class LiveSessionDirectory: Sendable {
         slots[index].table.withLockedValue { $0 = table }
     }
 
+    /// The group gave this instance `partitions`; the group table stops reading them.
+    func reserve(_ partitions: [Int32]) { group.reserve(partitions) }
+
     /// A worker now owns `partition` and has published its restored sessions; the group table
     /// stops keeping them.
     func claim(partition: Int32) { group.claim(partition) }

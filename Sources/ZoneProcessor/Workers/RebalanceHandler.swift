@@ -14,7 +14,9 @@ final class RebalanceHandler: RebalanceListener {
     let workers: [PartitionWorker]
     let metrics: ProcessorMetrics
     let logger: Logger
-    /// Called after each assignment has been handed to the workers.
+    /// Called with each assignment before the workers get it (the group table stops reading
+    /// those partitions' changelog), and after.
+    let onAssigning: @Sendable ([Int32]) -> Void
     let onAssigned: @Sendable () -> Void
     /// When the last revocation began (uptime ns; 0: none since the last assignment), so the
     /// assignment's log line tells how long the rebalance kept this instance's partitions idle.
@@ -22,8 +24,9 @@ final class RebalanceHandler: RebalanceListener {
 
     init(
         workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger,
-        onAssigned: @escaping @Sendable () -> Void
+        onAssigning: @escaping @Sendable ([Int32]) -> Void, onAssigned: @escaping @Sendable () -> Void
     ) {
+        self.onAssigning = onAssigning
         self.workers = workers
         self.metrics = metrics
         self.logger = logger
@@ -43,6 +46,7 @@ final class RebalanceHandler: RebalanceListener {
             metadata["rebalance_ms"] = "\((DispatchTime.now().uptimeNanoseconds - revokedAt) / 1_000_000)"
         }
         logger.info("partitions assigned", metadata: metadata)
+        onAssigning(partitions.map(\.partition))
         for (worker, owned) in Dictionary(grouping: partitions, by: { worker(for: $0.partition).index }) {
             for partition in owned { consumer.forward(partition, to: workers[worker].queue) }
             workers[worker].post(.assign(owned.map(\.partition)))

@@ -17,6 +17,11 @@ struct MemoryBenchCommand: ParsableCommand {
     @Option(
         name: .customLong("set"), help: "A setting for the processor, KEY=VALUE as `run --set` takes it (repeatable).")
     var settings: [String] = []
+    // Not --partitions: `bench` itself takes that name.
+    @Option(help: "Partitions of the embedded broker's topics (the mock keeps about 5 MB per partition).")
+    var brokerPartitions = 8
+    @Flag(inversion: .prefixedNo, help: "After the rounds, kill the processor and measure a new one's restore.")
+    var restore = true
 
     var sessionCounts: [Int] {
         sessions.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -33,6 +38,7 @@ struct MemoryBenchCommand: ParsableCommand {
         }
         try requireOption("--worker-threads", workerThreads, in: 1...64)
         try requireOption("--runs", runs, in: 1...20)
+        try requireOption("--broker-partitions", brokerPartitions, in: 1...256)
         for setting in settings where !setting.contains("=") {
             throw ValidationError("--set takes KEY=VALUE (got '\(setting)')")
         }
@@ -41,6 +47,8 @@ struct MemoryBenchCommand: ParsableCommand {
     func run() throws {
         var benchmark = MemoryBenchmark(sessionCounts: sessionCounts, workers: workerThreads, runs: runs)
         benchmark.processorSettings = settings
+        benchmark.partitions = brokerPartitions
+        benchmark.measuresRestore = restore
         benchmark.processorExecutable = processorExecutable.map { URL(fileURLWithPath: $0) }
         _ = try benchmark.run()
     }
