@@ -6,7 +6,7 @@ import Synchronization
 public struct Readiness: Sendable, Equatable {
     public let isReady: Bool
     /// What it is doing: `consuming`, `starting: …`, `not assigned yet: …`,
-    /// `restoring N partitions …`, `broker unreachable: …`, `stopping`.
+    /// `rebalancing: …`, `restoring N partitions …`, `broker unreachable: …`, `stopping`.
     public let reason: String
 }
 
@@ -30,6 +30,12 @@ extension ZoneProcessor {
             return Readiness(
                 isReady: false, reason: "not assigned yet: waiting for the consumer group to assign partitions")
         default:
+            if let rebalancingMs = rebalanceClock.rebalancingMs {
+                return Readiness(
+                    isReady: false,
+                    reason:
+                        "rebalancing: partitions revoked \(rebalancingMs) ms ago, waiting for the group's assignment")
+            }
             let restoring = metrics.partitionsRestoring.load(ordering: .relaxed)
             if restoring > 0 {
                 return Readiness(

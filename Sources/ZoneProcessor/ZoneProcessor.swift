@@ -30,6 +30,8 @@ public final class ZoneProcessor: Sendable {
     let fatalError = NIOLockedValueBox<ProcessorError?>(nil)
     /// False while librdkafka's statistics say no broker is connected.
     let brokerReachable = Atomic<Bool>(true)
+    /// Whether a rebalance is under way (for readiness).
+    let rebalanceClock = RebalanceClock()
     /// The readiness last logged, so each change is logged once.
     let loggedReadiness = NIOLockedValueBox<Readiness?>(nil)
 
@@ -140,7 +142,7 @@ public final class ZoneProcessor: Sendable {
             personSummaries.stop()
         }
         let listener = RebalanceHandler(
-            workers: workers, metrics: metrics, logger: logger,
+            workers: workers, metrics: metrics, logger: logger, clock: rebalanceClock,
             onAssigning: { [sessionDirectory] partitions in sessionDirectory.reserve(partitions) },
             onAssigned: { [self] in advance(to: .running(assigned: true)) })
         advance(to: .running(assigned: false))

@@ -20,8 +20,18 @@ struct PartitionHandoverTests {
             "--rate", "400", "--prefix", "handover", "--check", "--check-timeout-s", "90",
         ])
         #expect(loadgen.waitForOutput("records/s", seconds: 30), "\(loadgen.output.suffix(600))")
+        let port = try #require(first.httpPort())
         let second = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "handover")
         defer { second.signal(SIGTERM) }
+        // While the group rebalances, /ready says so.
+        var reasons: Set<String> = []
+        let deadline = Date().addingTimeInterval(30)
+        while !reasons.contains(where: { $0.contains("rebalancing: partitions revoked") }) && Date() < deadline {
+            if let ready = try? LoopbackHTTPClient.get(port: port, path: "/ready") { reasons.insert(ready.body) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let rebalancing = reasons.first { $0.contains("rebalancing: partitions revoked") }
+        #expect(rebalancing?.contains(#""ready":false"#) == true, "\(reasons)")
 
         #expect(first.waitForOutput("partition kept", seconds: 60), "\(first.output.suffix(2000))")
         #expect(first.output.contains("rebalance_ms"), "the assignment says how long the rebalance took")

@@ -19,13 +19,16 @@ final class RebalanceHandler: RebalanceListener {
     let onAssigning: @Sendable ([Int32]) -> Void
     let onAssigned: @Sendable () -> Void
     /// When the last revocation began (uptime ns; 0: none since the last assignment), so the
-    /// assignment's log line tells how long the rebalance kept this instance's partitions idle.
-    private let revokedAtNs = Atomic<UInt64>(0)
+    /// assignment's log line tells how long the rebalance kept this instance's partitions idle,
+    /// and readiness can say a rebalance is under way.
+    let rebalanceClock: RebalanceClock
 
     init(
         workers: [PartitionWorker], metrics: ProcessorMetrics, logger: Logger,
-        onAssigning: @escaping @Sendable ([Int32]) -> Void, onAssigned: @escaping @Sendable () -> Void
+        clock: RebalanceClock, onAssigning: @escaping @Sendable ([Int32]) -> Void,
+        onAssigned: @escaping @Sendable () -> Void
     ) {
+        self.rebalanceClock = clock
         self.onAssigning = onAssigning
         self.workers = workers
         self.metrics = metrics
@@ -41,7 +44,7 @@ final class RebalanceHandler: RebalanceListener {
         var metadata: Logger.Metadata = [
             "partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })
         ]
-        let revokedAt = revokedAtNs.exchange(0, ordering: .relaxed)
+        let revokedAt = rebalanceClock.revokedAtNs.exchange(0, ordering: .relaxed)
         if revokedAt > 0 {
             metadata["rebalance_ms"] = "\((DispatchTime.now().uptimeNanoseconds - revokedAt) / 1_000_000)"
         }
@@ -55,7 +58,7 @@ final class RebalanceHandler: RebalanceListener {
     }
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
-        revokedAtNs.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        rebalanceClock.revokedAtNs.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         metrics.countRebalance()
         logger.info(
             "partitions revoked",
@@ -68,5 +71,18 @@ final class RebalanceHandler: RebalanceListener {
             waits.append(done)
         }
         for done in waits { done.wait() }
+    }
+}
+
+/// When this instance's partitions were revoked, until the group assigns again (uptime ns; 0:
+/// no rebalance under way).
+final class RebalanceClock: Sendable {
+    let revokedAtNs = Atomic<UInt64>(0)
+
+    /// How long the rebalance under way has lasted, nil when none is.
+    var rebalancingMs: UInt64? {
+        let revokedAt = revokedAtNs.load(ordering: .relaxed)
+        guard revokedAt > 0 else { return nil }
+        return (DispatchTime.now().uptimeNanoseconds - revokedAt) / 1_000_000
     }
 }
