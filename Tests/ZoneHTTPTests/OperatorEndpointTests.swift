@@ -31,9 +31,11 @@ struct OperatorEndpointTests {
         }
     }
 
-    /// `GET /sessions` pages through the group's live sessions by id; ids may hold `/`.
-    @Test func sessionsAreListedPageByPage() throws {
-        let broker = try BrokerProcess(partitions: 2)
+    /// `GET /sessions` pages through the group's live sessions by id; ids may hold `/`;
+    /// `zonestream sessions` prints them.
+    @Test(arguments: BrokerKind.selected)
+    func sessionsAreListedPageByPage(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
         let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
         let ids = (0..<5).map { "gym-1/bike-\($0)" } + ["studio-2/row-0"]
@@ -68,6 +70,18 @@ struct OperatorEndpointTests {
             // One session by an id with `/`, as sent or percent-encoded.
             #expect(try client("/sessions/gym-1/bike-3").status == 200)
             #expect(try client("/sessions/studio-2%2Frow-0").status == 200)
+        } port: { port in
+            let (status, output) = try ZoneStreamProcess.runToExit([
+                "sessions", "--port", "\(port)", "--prefix", "gym-1/", "--limit", "4",
+            ])
+            #expect(status == 0, "\(output)")
+            let lines = output.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("SESSION") == true, "\(output)")
+            #expect(
+                lines.dropFirst().prefix(4).map { $0.split(separator: " ").first ?? "" } == [
+                    "gym-1/bike-0", "gym-1/bike-1", "gym-1/bike-2", "gym-1/bike-3",
+                ], "\(output)")
+            #expect(lines.last == "4 of 5 live sessions starting with 'gym-1/'", "\(output)")
         }
     }
 
@@ -165,12 +179,14 @@ struct OperatorEndpointTests {
     /// Runs `zonestream run` with these arguments and the endpoint on a free port while `body`
     /// runs, with a GET function for it; stops the process by PID afterwards.
     static func serving(
-        _ arguments: [String], _ body: (_ get: (String) throws -> LoopbackHTTPClient.Response) throws -> Void
+        _ arguments: [String], _ body: (_ get: (String) throws -> LoopbackHTTPClient.Response) throws -> Void,
+        port portBody: (Int) throws -> Void = { _ in }
     ) throws {
         let process = try ZoneStreamProcess(["run", "--http-port", "0"] + arguments)
         let port = try #require(
             process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
         try body { path in try LoopbackHTTPClient.get(port: port, path: path) }
+        try portBody(port)
         #expect(process.signal(SIGTERM, waitSeconds: 20), "stops on SIGTERM")
     }
 

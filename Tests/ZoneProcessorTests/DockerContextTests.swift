@@ -39,8 +39,10 @@ struct DockerContextTests {
         }
 
         let swift = try #require(Self.swiftExecutable(), "the swift driver is on PATH")
+        // At the lowest priority: the build only has to finish within the suite's limit, and
+        // at full priority it took the machine from the suites that measure time.
         let build = try ChildProcess.run(
-            swift, ["build", "--package-path", context.path, "--product", "zonestream"])
+            "/usr/bin/nice", ["-n", "19", swift, "build", "--package-path", context.path, "--product", "zonestream"])
         #expect(build.status == 0, "building from the Dockerfile's COPY sources failed:\n\(build.output.suffix(4000))")
         guard build.status == 0 else { return }
         let binary = context.appendingPathComponent(".build/debug/zonestream").path

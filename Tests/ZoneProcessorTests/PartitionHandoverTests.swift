@@ -6,7 +6,7 @@ import ZoneTestSupport
 /// A partition that a rebalance gives back to the instance that had it keeps its state: no
 /// drop and no changelog read. Checked by the load generator's oracle through an instance
 /// joining mid-class (an eager rebalance revokes every partition, then hands half back).
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct PartitionHandoverTests {
     @Test(arguments: BrokerKind.selected)
     func aPartitionGivenBackKeepsItsState(on kind: BrokerKind) throws {

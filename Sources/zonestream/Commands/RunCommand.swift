@@ -48,10 +48,27 @@ struct RunCommand: AsyncParsableCommand {
         // Every setting is checked here, before anything starts.
         let loader = try options.load()
         if printConfig { return print(loader.printout) }
-        var configuration = try loader.processorConfiguration(
+        var configuration = try checkedConfiguration(loader)
+        let logger = Logs.bootstrap(
+            level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
+        let embeddedCluster = try connect(&configuration, loader: loader, logger: logger)
+        logger.info(
+            "starting",
+            metadata: [
+                "version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)",
+                "settings_file": "\(loader.file ?? "none: defaults, environment and flags")",
+            ])
+        logger.info("effective settings (not defaults)", metadata: loader.changedSettingsMetadata)
+        try await serve(configuration, loader: loader, logger: logger)
+        withExtendedLifetime(embeddedCluster) {}
+    }
+
+    /// The processor configuration, once the endpoint's exposure, its port and the choice of
+    /// broker are checked.
+    private func checkedConfiguration(_ loader: SettingsLoader) throws -> ProcessorConfiguration {
+        let configuration = try loader.processorConfiguration(
             bootstrapServers: loader.string("kafka.bootstrap_servers"))
-        let httpEnabled = loader.boolean("http.enabled")
-        if httpEnabled {
+        if loader.boolean("http.enabled") {
             try HTTPExposure.check(
                 host: loader.string("http.host"), token: loader.string("http.token"),
                 trustedNetwork: loader.boolean("http.trusted_network"))
@@ -65,42 +82,41 @@ struct RunCommand: AsyncParsableCommand {
                     for a local in-memory broker that keeps nothing (not for production)
                     """)
         }
+        return configuration
+    }
 
-        let logger = Logs.bootstrap(
-            level: loader.string("log_level"), format: Logs.Format(rawValue: loader.string("log_format")) ?? .text)
-        if !configuration.kafka.bootstrapServers.isEmpty {
-            let producer = try KafkaProducer(configuration: configuration.kafka)
+    /// Waits for the cluster to answer, or starts the embedded broker (returned: it lives as
+    /// long as the caller holds it).
+    private func connect(_ configuration: inout ProcessorConfiguration, loader: SettingsLoader, logger: Logger)
+        throws -> MockCluster?
+    {
+        guard configuration.kafka.bootstrapServers.isEmpty else {
             try BrokerUnavailable.require(
-                using: producer, bootstrapServers: configuration.kafka.bootstrapServers,
+                using: try KafkaProducer(configuration: configuration.kafka),
+                bootstrapServers: configuration.kafka.bootstrapServers,
                 timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+            return nil
         }
-        var embeddedCluster: MockCluster?
-        if configuration.kafka.bootstrapServers.isEmpty {
-            let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
-            configuration.kafka.bootstrapServers = cluster.bootstrapServers
-            configuration.embeddedBroker = true
-            embeddedCluster = cluster
-            logger.warning(
-                "embedded broker started: it keeps nothing, not for production",
-                metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
-            // The embedded broker has every topic already and does not answer CreateTopics.
-            configuration.createTopicPartitions = 0
-        }
+        let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
+        configuration.kafka.bootstrapServers = cluster.bootstrapServers
+        configuration.embeddedBroker = true
+        logger.warning(
+            "embedded broker started: it keeps nothing, not for production",
+            metadata: ["bootstrap": "\(cluster.bootstrapServers)"])
+        // The embedded broker has every topic already and does not answer CreateTopics.
+        configuration.createTopicPartitions = 0
+        return cluster
+    }
 
-        logger.info(
-            "starting",
-            metadata: [
-                "version": "\(ZoneStreamVersion.release)", "commit": "\(ZoneStreamVersion.commit)",
-                "settings_file": "\(loader.file ?? "none: defaults, environment and flags")",
-            ])
-        logger.info("effective settings (not defaults)", metadata: loader.changedSettingsMetadata)
+    /// Runs the processor and the endpoint as one service group until a signal or a failure.
+    private func serve(_ configuration: ProcessorConfiguration, loader: SettingsLoader, logger: Logger) async throws {
         let registry = PrometheusCollectorRegistry()
         MetricsExposition.registerBuildInfo(ZoneStreamVersion.labels, in: registry)
         let processor = ZoneProcessor(
             configuration: configuration, logger: logger,
             metricsFactory: MetricsExposition.makeFactory(registry: registry))
         var services: [any Service] = []
-        if httpEnabled {
+        if loader.boolean("http.enabled") {
             services.append(httpServer(loader: loader, processor: processor, registry: registry, logger: logger))
         }
         services.append(BlockingService.processor(processor))
@@ -119,7 +135,6 @@ struct RunCommand: AsyncParsableCommand {
                 description: PortCheck.bindFailure(
                     host: loader.string("http.host"), port: loader.integer("http.port"), error: "\(error)"))
         }
-        withExtendedLifetime(embeddedCluster) {}
     }
 
     private func httpServer(
