@@ -178,8 +178,10 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// Low and high watermarks of a partition.
-    public func watermarks(_ partition: TopicPartition) throws(KafkaError) -> (low: Int64, high: Int64) {
-        try client.watermarks(topic: partition.topic, partition: partition.partition)
+    public func watermarks(_ partition: TopicPartition, timeoutMs: Int32 = 5000) throws(KafkaError) -> (
+        low: Int64, high: Int64
+    ) {
+        try client.watermarks(topic: partition.topic, partition: partition.partition, timeoutMs: timeoutMs)
     }
 
     /// Leaves the group (running the final revocation) and stops fetching. Idempotent.

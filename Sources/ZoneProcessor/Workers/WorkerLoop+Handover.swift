@@ -15,11 +15,15 @@ struct ParkedPartition {
 }
 
 extension WorkerLoop {
+    /// How long a rebalance waits for the broker's answers about a partition: a reachable
+    /// broker answers in milliseconds; past this the partition is simply restored.
+    static let handoverQueryTimeoutMs: Int32 = 1000
+
     /// The end of `partition` of the changelog topic, asked of the broker; nil when it cannot
-    /// be told.
+    /// be told in time.
     func changelogEnd(_ partition: Int32) -> Int64? {
         let topic = TopicPartition(topic: context.configuration.topics.changelog, partition: partition)
-        return try? context.consumer.watermarks(topic).high
+        return try? context.consumer.watermarks(topic, timeoutMs: Self.handoverQueryTimeoutMs).high
     }
 
     /// Sets a revoked partition's state aside when its outputs and changelog are delivered
@@ -33,7 +37,7 @@ extension WorkerLoop {
             state.nextOffset >= 0,
             let end = changelogEnd(partition)
         else { return }
-        let committedInput = committedOffset(of: partition)
+        let committedInput = committedOffset(of: partition, timeoutMs: Self.handoverQueryTimeoutMs)
         guard context.configuration.guarantee == .atLeastOnce || committedInput == state.nextOffset else { return }
         parked[partition] = ParkedPartition(state: state, changelogEnd: end, committedInput: committedInput)
     }
@@ -43,7 +47,7 @@ extension WorkerLoop {
     /// the changelog. Nil otherwise (the partition is restored).
     mutating func reclaim(_ partition: Int32) -> PartitionState? {
         guard let entry = parked.removeValue(forKey: partition), changelogEnd(partition) == entry.changelogEnd,
-            committedOffset(of: partition) == entry.committedInput
+            committedOffset(of: partition, timeoutMs: Self.handoverQueryTimeoutMs) == entry.committedInput
         else { return nil }
         var kept = entry.state
         kept.assignedOffset = entry.committedInput

@@ -6,9 +6,9 @@ import ZoneKafka
 /// Restoring a newly assigned partition's sessions from the changelog, before its input.
 extension WorkerLoop {
     /// The group's committed offset of an input partition; -1 when none or unknown.
-    func committedOffset(of partition: Int32) -> Int64 {
+    func committedOffset(of partition: Int32, timeoutMs: Int32 = 5000) -> Int64 {
         let topic = TopicPartition(topic: context.configuration.topics.workoutEvents, partition: partition)
-        let committed = try? context.consumer.committed([topic]).first?.offset
+        let committed = try? context.consumer.committed([topic], timeoutMs: timeoutMs).first?.offset
         return max(-1, committed ?? -1)
     }
 
