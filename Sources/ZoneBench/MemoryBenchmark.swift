@@ -21,6 +21,8 @@ public struct MemoryBenchmark: Sendable {
     public var partitions = 8
     /// After the rounds, kill the processor and measure a new one restoring every session.
     public var measuresRestore = true
+    /// After the rounds, measure a second instance's warm standbys of the first one's sessions.
+    public var measuresStandby = false
 
     public init(
         sessionCounts: [Int], workers: Int, runs: Int, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -47,10 +49,18 @@ public struct MemoryBenchmark: Sendable {
             let measured = try SessionMemory.measure(
                 bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers,
                 sessionCounts: sessionCounts, producer: producer, executable: processorExecutable ?? executable,
-                extraSettings: processorSettings, restore: measuresRestore)
+                extraSettings: processorSettings, standby: measuresStandby, restore: measuresRestore)
             print(
                 "bench memory: RSS per live session: "
                     + SessionMemory.describe(measured.perSession, sessionCounts: sessionCounts))
+            if let standby = measured.standby {
+                print(
+                    String(
+                        format:
+                            "bench memory: warm standbys: %.0f bytes per standby session (%d sessions: a second instance held %.0f MB with them, %.0f MB without)",
+                        standby.bytesPerSession, standby.sessions, Double(standby.withBytes) / 1e6,
+                        Double(standby.withoutBytes) / 1e6))
+            }
             if let restore = measured.restore {
                 print(
                     String(

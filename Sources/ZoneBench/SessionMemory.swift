@@ -22,27 +22,38 @@ enum SessionMemory {
         var peakOverSettledAfter: Double { Double(peakBytes) / Double(max(1, settledAfterBytes)) }
     }
 
+    /// Warm standbys' memory: the RSS of a second instance that joined the group with
+    /// standbys, less that of one joined without, over the sessions its standbys held.
+    struct Standby: Sendable {
+        let sessions: Int
+        let withBytes: Int
+        let withoutBytes: Int
+        var bytesPerSession: Double { Double(withBytes - withoutBytes) / Double(max(1, sessions)) }
+    }
+
     /// Starts the child (`extraSettings`: more `KEY=VALUE` settings for it), then for each of
     /// `sessionCounts` (cumulative) opens that many sessions with one sample each and returns
-    /// the RSS growth per session added in that round; with `restore`, then kills the child
-    /// and measures a new one restoring them all.
+    /// the RSS growth per session added in that round; with `standby`, then measures a second
+    /// instance's standbys of the first one's partitions; with `restore`, then kills the
+    /// child and measures a new one restoring them all.
     static func measure(
         bootstrap: String, topics: (input: String, changelog: String), workers: Int, sessionCounts: [Int],
-        producer: KafkaProducer, executable: URL, extraSettings: [String] = [], restore: Bool = false
-    ) throws -> (perSession: [Double], restore: Restore?) {
+        producer: KafkaProducer, executable: URL, extraSettings: [String] = [], standby: Bool = false,
+        restore: Bool = false
+    ) throws -> (perSession: [Double], standby: Standby?, restore: Restore?) {
         let maximum = sessionCounts.max() ?? 0
-        let start = {
+        let start = { (more: [String]) in
             try ZoneStreamProcess.processor(
                 bootstrap: bootstrap, group: group,
                 extra: [
                     "--set", "workers=\(workers)", "--set", "commit_interval_ms=1000", "--set",
                     "topics.workout_events=\(topics.input)",
                     "--set", "topics.changelog=\(topics.changelog)", "--set",
-                    "max_live_sessions=\(max(1, maximum * 2))",
-                ] + extraSettings.flatMap { ["--set", $0] },
+                    "max_live_sessions=\(max(1, maximum * 2))", "--set", "state.standby_sessions=\(max(1, maximum))",
+                ] + (extraSettings + more).flatMap { ["--set", $0] },
                 executable: executable)
         }
-        let processor = try start()
+        let processor = try start([])
         defer { processor.signal(SIGTERM) }
         let port = try endpoint(of: processor)
         var perSession: [Double] = []
@@ -61,18 +72,49 @@ enum SessionMemory {
             perSession.append(Double(after - before) / Double(count - total))
             total = count
         }
-        guard restore else { return (perSession, nil) }
+        let standbys = standby ? try measureStandby(start) : nil
+        guard restore else { return (perSession, standbys, nil) }
         let steady = settledResidentBytes(pid: processor.pid)
         processor.signal(SIGKILL)
-        let restarted = try start()
+        let restarted = try start([])
         defer { restarted.signal(SIGTERM) }
         try waitForSessions(total, port: try endpoint(of: restarted), seconds: 600)
         let peak = ProcessMemory.residentBytes(pid: restarted.pid).peak
         let settled = settledResidentBytes(pid: restarted.pid)
         return (
-            perSession,
+            perSession, standbys,
             Restore(sessions: total, steadyBytes: steady, peakBytes: peak, settledAfterBytes: settled)
         )
+    }
+
+    /// A second instance joins (and takes half the partitions), once with standbys of the
+    /// first one's half and once without; each is stopped before the next starts.
+    private static func measureStandby(_ start: ([String]) throws -> ZoneStreamProcess) throws -> Standby {
+        var figures: [(bytes: Int, sessions: Int)] = []
+        for limit in [nil, "0"] {
+            let partner = try start(limit.map { ["state.standby_sessions=\($0)"] } ?? [])
+            defer { partner.signal(SIGTERM) }
+            let port = try endpoint(of: partner)
+            let deadline = Date().addingTimeInterval(300)
+            var held = (sessions: 0, ready: false)
+            // Ready, and (with standbys) holding the first instance's sessions, settled.
+            while Date() < deadline {
+                let ready = (try? LoopbackHTTPClient.get(port: port, path: "/ready").status) == 200
+                let sessions = standbySessions(port: port)
+                if ready && (limit != nil || (sessions > 0 && sessions == held.sessions)) { break }
+                held = (sessions, ready)
+                Thread.sleep(forTimeInterval: 1)
+            }
+            figures.append((settledResidentBytes(pid: partner.pid), standbySessions(port: port)))
+        }
+        return Standby(sessions: figures[0].sessions, withBytes: figures[0].bytes, withoutBytes: figures[1].bytes)
+    }
+
+    /// `zonestream_standby_sessions` of the instance serving `port` (0 when not read).
+    private static func standbySessions(port: Int) -> Int {
+        let text = (try? LoopbackHTTPClient.get(port: port, path: "/metrics").body) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("zonestream_standby_sessions ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
     }
 
     private static func endpoint(of processor: ZoneStreamProcess) throws -> Int {

@@ -105,7 +105,8 @@ public struct OperatorEndpoint: Sendable {
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: OutputEncoder.liveSession(entry.state))))
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(bytes: OutputEncoder.liveSession(entry.state, staleMs: entry.staleMs))))
     }
 
     /// The most sessions one page of `GET /sessions` holds.

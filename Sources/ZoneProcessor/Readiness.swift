@@ -8,6 +8,10 @@ public struct Readiness: Sendable, Equatable {
     /// What it is doing: `consuming`, `starting: …`, `not assigned yet: …`,
     /// `rebalancing: …`, `restoring N partitions …`, `broker unreachable: …`, `stopping`.
     public let reason: String
+
+    /// The reason without its changing figures (what follows the first colon): a change of
+    /// readiness is logged when this or ``isReady`` changes, not at each record a restore reads.
+    var state: Substring { reason.prefix { $0 != ":" } }
 }
 
 extension ZoneProcessor {
@@ -39,11 +43,25 @@ extension ZoneProcessor {
             let restoring = metrics.partitionsRestoring.load(ordering: .relaxed)
             if restoring > 0 {
                 return Readiness(
-                    isReady: false,
-                    reason: "restoring \(restoring) partition\(restoring == 1 ? "" : "s") from the changelog")
+                    isReady: false, reason: Self.restoringReason(restoring, metrics.state.restoresUnderWay))
             }
             return Readiness(isReady: true, reason: "consuming")
         }
+    }
+
+    /// "restoring 3 partitions from the changelog: 4 (1200 records left, about 2 s), ...":
+    /// the partitions being read now, with what is left and the time that takes at their rate
+    /// so far; the others wait for their worker.
+    static func restoringReason(_ restoring: Int, _ underWay: [StateMetrics.Restore]) -> String {
+        var reason = "restoring \(restoring) partition\(restoring == 1 ? "" : "s") from the changelog"
+        guard !underWay.isEmpty else { return reason }
+        let details = underWay.map { restore in
+            let rate = restore.recordsPerSecond
+            let estimate = rate > 0 ? ", about \(Int((Double(restore.recordsLeft) / rate).rounded(.up))) s" : ""
+            return "\(restore.partition) (\(restore.recordsLeft) records left\(estimate))"
+        }
+        reason += ": " + details.joined(separator: ", ")
+        return reason
     }
 
     /// Logs the readiness when it changed since the last call (once per change).
@@ -51,7 +69,7 @@ extension ZoneProcessor {
         let now = readiness
         let changed = loggedReadiness.withLockedValue { last -> Bool in
             defer { last = now }
-            return last != now
+            return last?.isReady != now.isReady || last?.state != now.state
         }
         guard changed else { return }
         logger.info(

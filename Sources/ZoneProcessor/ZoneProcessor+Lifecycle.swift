@@ -50,19 +50,24 @@ extension ZoneProcessor {
             statistics: statistics)
     }
 
-    /// The group-wide views for the endpoint: every live session, from the changelog all
-    /// instances write, and every person's latest summary. Off without the endpoint; a topic
-    /// that cannot be read turns its view off, not the processor.
+    /// The group-wide views for the endpoint (every live session, from the changelog all
+    /// instances write, and every person's latest summary) and the warm standbys, which the
+    /// same changelog reader keeps. The views are off without the endpoint; a topic that
+    /// cannot be read turns its view off, not the processor.
     func startGroupViews() {
-        guard configuration.publishesLiveSessions else { return }
-        do {
-            try sessionDirectory.group.start(
-                configuration: configuration, profiles: profiles,
-                revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, logger: logger)
-        } catch {
-            logger.warning(
-                "group-wide live views off: the changelog topic cannot be read", metadata: ["error": "\(error)"])
+        if configuration.publishesLiveSessions || configuration.standbySessions > 0 {
+            do {
+                try sessionDirectory.group.start(
+                    configuration: configuration, profiles: profiles,
+                    revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, metrics: metrics,
+                    logger: logger)
+            } catch {
+                logger.warning(
+                    "group-wide live views and standbys off: the changelog topic cannot be read",
+                    metadata: ["error": "\(error)"])
+            }
         }
+        guard configuration.publishesLiveSessions else { return }
         do {
             try personSummaries.start(configuration: configuration, logger: logger)
         } catch {

@@ -144,7 +144,10 @@ public final class ZoneProcessor: Sendable {
         let listener = RebalanceHandler(
             workers: workers, metrics: metrics, logger: logger, clock: rebalanceClock,
             onAssigning: { [sessionDirectory] partitions in sessionDirectory.reserve(partitions) },
-            onAssigned: { [self] in advance(to: .running(assigned: true)) })
+            onAssigned: { [self] in
+                sessionDirectory.group.rebalanceEnded()
+                advance(to: .running(assigned: true))
+            })
         advance(to: .running(assigned: false))
         try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
         logger.info(

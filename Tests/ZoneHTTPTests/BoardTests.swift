@@ -22,7 +22,7 @@ import ZoneEngine
     static func entry(_ id: String, revision: UInt64) -> LiveSessionEntry {
         var session = Self.session(id)
         _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
-        return LiveSessionEntry(state: session.liveState(profile: nil), revision: revision, partition: 0)
+        return LiveSessionEntry(state: session.liveState(profile: nil), revision: revision, partition: 0, takenAtMs: 0)
     }
 
     @Test func boardSendsOnlyWhatChanged() {
@@ -54,7 +54,7 @@ import ZoneEngine
             var session = WorkoutSession(
                 id: id, startTimestamp: 0, person: nil, activity: "cycling", sessionClass: sessionClass, profile: nil)
             _ = session.applySample(.heartRate, at: 1000, value: 120, settings: .init())
-            return LiveSessionEntry(state: session.liveState(profile: nil), revision: 1, partition: 0)
+            return LiveSessionEntry(state: session.liveState(profile: nil), revision: 1, partition: 0, takenAtMs: 0)
         }
         let tiles = BoardFeed.refreshed(
             [],

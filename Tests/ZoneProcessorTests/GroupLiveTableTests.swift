@@ -19,17 +19,21 @@ import ZoneEngine
         let table = GroupLiveTable()
         table.startReading()
         let profiles = ProfileTable()
-        table.apply(.session(Self.session("a"), appliedThrough: 1), partition: 0, profiles: profiles, revision: 1)
-        table.apply(.session(Self.session("b"), appliedThrough: 1), partition: 1, profiles: profiles, revision: 1)
+        table.apply(
+            .session(Self.session("a"), appliedThrough: 1), partition: 0, offset: 0, profiles: profiles, revision: 1)
+        table.apply(
+            .session(Self.session("b"), appliedThrough: 1), partition: 1, offset: 0, profiles: profiles, revision: 1)
         #expect(Set(table.allSessions().map(\.state.session)) == ["a", "b"])
 
         // A worker claims partition 0: its entries go, and its later records are skipped.
         table.claim(0)
         #expect(table.isOwned(0) && !table.isOwned(1))
         #expect(table.allSessions().map(\.state.session) == ["b"])
-        table.apply(.session(Self.session("c"), appliedThrough: 2), partition: 0, profiles: profiles, revision: 2)
+        table.apply(
+            .session(Self.session("c"), appliedThrough: 2), partition: 0, offset: 0, profiles: profiles, revision: 2)
         #expect(table.session("c") == nil)
-        table.apply(.session(Self.session("d"), appliedThrough: 2), partition: 1, profiles: profiles, revision: 2)
+        table.apply(
+            .session(Self.session("d"), appliedThrough: 2), partition: 1, offset: 0, profiles: profiles, revision: 2)
         #expect(table.session("d")?.partition == 1)
     }
 
@@ -38,13 +42,16 @@ import ZoneEngine
         table.startReading()
         let profiles = ProfileTable()
         table.claim(3)
-        table.handOver([Self.entry("e", partition: 3, revision: 7)], releasing: [3])
+        table.handOver([Self.entry("e", partition: 3, revision: 7)])
+        table.release([3], standbys: [:])
         #expect(!table.isOwned(3))
         #expect(try #require(table.session("e")).revision == 7)
         // The new owner writes it again, then finishes it.
-        table.apply(.session(Self.session("e"), appliedThrough: 5), partition: 3, profiles: profiles, revision: 9)
+        table.apply(
+            .session(Self.session("e"), appliedThrough: 5), partition: 3, offset: 0, profiles: profiles, revision: 9)
         #expect(table.session("e")?.revision == 9)
-        table.apply(.finished("e", wallMs: 10, appliedThrough: 6), partition: 3, profiles: profiles, revision: 10)
+        table.apply(
+            .finished("e", wallMs: 10, appliedThrough: 6), partition: 3, offset: 0, profiles: profiles, revision: 10)
         #expect(table.session("e") == nil)
     }
 
@@ -55,9 +62,11 @@ import ZoneEngine
         let table = GroupLiveTable()
         table.startReading()
         let profiles = ProfileTable()
-        table.apply(.session(Self.session("g"), appliedThrough: 1), partition: 4, profiles: profiles, revision: 1)
+        table.apply(
+            .session(Self.session("g"), appliedThrough: 1), partition: 4, offset: 0, profiles: profiles, revision: 1)
         table.reserve([4])
-        table.apply(.session(Self.session("h"), appliedThrough: 2), partition: 4, profiles: profiles, revision: 2)
+        table.apply(
+            .session(Self.session("h"), appliedThrough: 2), partition: 4, offset: 0, profiles: profiles, revision: 2)
         #expect(table.session("h") == nil, "a reserved partition's records are not kept")
         #expect(table.session("g") != nil, "what was held stays until the worker claims the partition")
         table.claim(4)
@@ -68,7 +77,8 @@ import ZoneEngine
         // It could never learn that the sessions finished, so it would keep them for good.
         let table = GroupLiveTable()
         table.claim(2)
-        table.handOver([Self.entry("f", partition: 2, revision: 1)], releasing: [2])
+        table.handOver([Self.entry("f", partition: 2, revision: 1)])
+        table.release([2], standbys: [:])
         #expect(table.allSessions().isEmpty)
         #expect(!table.isOwned(2))
     }

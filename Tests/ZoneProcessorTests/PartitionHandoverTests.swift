@@ -4,7 +4,7 @@ import ZoneBench
 import ZoneTestSupport
 
 /// A partition that a rebalance gives back to the instance that had it keeps its state: no
-/// drop and no changelog read. Checked by the load generator's oracle through an instance
+/// drop and no changelog read (it is kept as a standby through the rebalance). Checked by the load generator's oracle through an instance
 /// joining mid-class (an eager rebalance revokes every partition, then hands half back).
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct PartitionHandoverTests {
@@ -33,9 +33,71 @@ struct PartitionHandoverTests {
         let rebalancing = reasons.first { $0.contains("rebalancing: partitions revoked") }
         #expect(rebalancing?.contains(#""ready":false"#) == true, "\(reasons)")
 
-        #expect(first.waitForOutput("partition kept", seconds: 60), "\(first.output.suffix(2000))")
+        // Given back, a partition starts from the state the instance released and reads only
+        // what was written since: nothing.
+        let given = Self.takeovers(by: first, after: 0)
+        #expect(!given.isEmpty, "\(first.output.suffix(2000))")
+        #expect(given.contains { $0.contains("records=0") }, "\(given)")
         #expect(first.output.contains("rebalance_ms"), "the assignment says how long the rebalance took")
         #expect(loadgen.waitForExit(seconds: 150))
         #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+    }
+
+    /// An instance that stops hands its partitions to one that kept them as warm standbys:
+    /// the survivor starts from its standby and reads only the changelog's tail, and the
+    /// load generator's oracle finds every output exact.
+    @Test(arguments: BrokerKind.selected)
+    func aSurvivorTakesOverFromItsStandby(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
+        defer { broker.stop() }
+        let survivor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "standby")
+        defer { survivor.signal(SIGTERM) }
+        let leaver = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "standby")
+        defer { leaver.signal(SIGTERM) }
+        #expect(leaver.waitForOutput("partitions assigned", seconds: 60), "\(leaver.output.suffix(800))")
+        let loadgen = try ZoneStreamProcess([
+            "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "40", "--session-seconds", "60",
+            "--rate", "400", "--prefix", "standby", "--check", "--check-timeout-s", "90",
+        ])
+        let port = try #require(survivor.httpPort())
+        // The survivor follows the leaver's partitions: its standbys fill as the class runs.
+        let deadline = Date().addingTimeInterval(60)
+        var standbySessions = 0
+        while standbySessions < 10 && Date() < deadline {
+            let metrics = (try? LoopbackHTTPClient.get(port: port, path: "/metrics").body) ?? ""
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("zonestream_standby_sessions ") }
+            standbySessions = line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(standbySessions >= 10, "the survivor holds the leaver's sessions as standbys")
+        let mark = survivor.output.count
+        #expect(leaver.signal(SIGTERM), "SIGTERM")
+        let takeovers = Self.takeovers(by: survivor, after: mark)
+        #expect(!takeovers.isEmpty, "\(survivor.output.suffix(2000))")
+        for line in takeovers {
+            // A full read would be about one record per session and second of the class so far.
+            let sessions = Self.figure("sessions=", in: line)
+            #expect(Self.figure("records=", in: line) <= max(5, sessions * 3), "\(line)")
+        }
+        #expect(loadgen.waitForExit(seconds: 150))
+        #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+    }
+
+    /// The "partition restored" lines of partitions `process` took over from a standby, logged
+    /// after `mark` characters of its output (waits up to 60 s for the first).
+    static func takeovers(by process: ZoneStreamProcess, after mark: Int) -> [Substring] {
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            let lines = process.output.dropFirst(mark).split(separator: "\n").filter {
+                $0.contains("partition restored") && $0.contains("standby_sessions=")
+            }
+            if !lines.isEmpty || Date() > deadline || !process.process.isRunning { return lines }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    static func figure(_ name: String, in line: Substring) -> Int {
+        guard let range = line.range(of: " " + name) else { return -1 }
+        return Int(line[range.upperBound...].prefix { $0.isNumber }) ?? -1
     }
 }

@@ -25,7 +25,8 @@ struct RestoreRetryTests {
                 let restorer = try ChangelogRestorer(
                     configuration: configuration, logger: Logger(label: "restore-retry-test"))
                 var store = SessionStore(settings: EngineSettings())
-                let restored = try restorer.restore(partition: 0, into: &store, timeoutMs: 60_000)
+                var restored = ChangelogRestorer.Restored()
+                try restorer.restore(partition: 0, into: &store, &restored, timeoutMs: 60_000)
                 outcome.withLockedValue { $0 = "restored \(restored.sessionsAppliedThrough.count) sessions" }
             } catch {
                 outcome.withLockedValue { $0 = "failed: \(error)" }

@@ -20,8 +20,25 @@ public struct FailoverBenchmark {
     /// Checks the mechanism in seconds; measures nothing meaningful.
     public var smoke = false
     public var executable = BrokerProcess.executable
+    /// A running cluster to use instead of an embedded broker, with the topics' partition
+    /// count as ``partitions`` (or created by the instances), and its name for the report.
+    public var external: (bootstrapServers: String, name: String)?
+    /// The process to freeze for the broker step (the embedded broker's own when nil and
+    /// embedded; without either, the step is left out).
+    public var brokerPID: Int32?
+    /// The steps to run, in this order.
+    public var steps = StepKind.allCases
 
     public init() {}
+
+    /// What a step does to the group.
+    public enum StepKind: String, CaseIterable, Sendable {
+        case scaleOut = "scale-out"
+        case scaleIn = "scale-in"
+        /// Needs a broker that expires a member which stops heartbeating.
+        case crash
+        case brokerPause = "broker-pause"
+    }
 
     /// One step's figures.
     public struct Step: Codable, Sendable {
@@ -32,8 +49,10 @@ public struct FailoverBenchmark {
         /// partition was processing again (nil: not within the step).
         public let settledSeconds: Double?
         public let changelogRecordsReread: Int
-        public let partitionsKept: Int
-        public let partitionsRestored: Int
+        /// Partitions an instance took over from its warm standby (or its own state given back).
+        public let partitionsFromStandby: Int
+        /// Partitions restored by reading their whole changelog.
+        public let partitionsRestoredInFull: Int
     }
 
     public struct Report: Codable, Sendable {
@@ -47,47 +66,68 @@ public struct FailoverBenchmark {
     }
 
     public func run() throws -> Report {
-        let broker = try BrokerProcess(partitions: partitions, executable: executable)
-        defer { broker.stop() }
-        var group = FailoverGroup(bootstrap: broker.bootstrapServers, executable: executable)
+        let embedded = external == nil ? try BrokerProcess(partitions: partitions, executable: executable) : nil
+        defer { embedded?.stop() }
+        let bootstrap = external?.bootstrapServers ?? embedded?.bootstrapServers ?? ""
+        var group = FailoverGroup(bootstrap: bootstrap, executable: executable)
         for _ in 0..<instances { try group.add() }
         try group.waitUntilReady()
-        let stepCount = 4
+        let durationSeconds = steps.count * (stepSeconds + settleSeconds + 15) + 20
         let loadgen = try ZoneStreamProcess(
             [
-                "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "\(members)",
+                "loadgen", "--bootstrap-servers", bootstrap, "--members", "\(members)",
                 "--session-seconds", "3600", "--rate", "\(members)", "--prefix", "failover",
-                "--duration-s", "\(stepCount * (stepSeconds + settleSeconds + 5) + 20)", "--check", "--check-timeout-s",
-                "120",
+                "--duration-s", "\(durationSeconds)", "--check", "--check-timeout-s", "120",
             ], executable: executable)
         let freshness = SessionFreshness(port: try group.observerPort())
         freshness.start()
         defer { freshness.stop() }
         _ = LiveSessionCount.wait(port: try group.observerPort(), atLeast: members, seconds: 60)
         Thread.sleep(forTimeInterval: 3)
-
-        var steps: [Step] = []
-        steps.append(try watch("scale out", group: &group, freshness) { group in try group.add() })
-        steps.append(try watch("scale in (SIGTERM)", group: &group, freshness) { group in group.remove(SIGTERM) })
-        try group.add()
-        try group.waitUntilReady()
-        Thread.sleep(forTimeInterval: 5)
-        steps.append(try watch("crash (SIGKILL)", group: &group, freshness) { group in group.remove(SIGKILL) })
-        steps.append(
-            try watch("broker frozen \(brokerPauseSeconds) s", group: &group, freshness) { _ in
-                kill(broker.process.processIdentifier, SIGSTOP)
-                Thread.sleep(forTimeInterval: Double(brokerPauseSeconds))
-                kill(broker.process.processIdentifier, SIGCONT)
-            })
-        _ = loadgen.waitForExit(seconds: Double(stepCount * (stepSeconds + settleSeconds + 5) + 200))
+        var measured: [Step] = []
+        for kind in steps {
+            guard
+                let step = try perform(
+                    kind, group: &group, freshness, brokerPID: brokerPID ?? embedded?.process.processIdentifier)
+            else {
+                continue
+            }
+            measured.append(step)
+        }
+        _ = loadgen.waitForExit(seconds: Double(durationSeconds + 200))
         let check = loadgen.output.split(separator: "\n").last { $0.contains("check") } ?? "no check line"
         let report = Report(
-            broker: "embedded (zonestream broker)", instances: instances, members: members, partitions: partitions,
-            sessionTimeoutMs: 6_000, steps: steps,
+            broker: external?.name ?? "embedded (zonestream broker)", instances: instances, members: members,
+            partitions: partitions, sessionTimeoutMs: 6_000, steps: measured,
             loadgenCheck: loadgen.process.isRunning
                 ? "did not finish" : "exit \(loadgen.process.terminationStatus): \(check)")
         try write(report)
         return report
+    }
+
+    /// Performs one step and measures it; nil when it cannot be done here.
+    private func perform(
+        _ kind: StepKind, group: inout FailoverGroup, _ freshness: SessionFreshness, brokerPID: Int32?
+    ) throws -> Step? {
+        switch kind {
+        case .scaleOut:
+            return try watch("scale out", group: &group, freshness) { group in try group.add() }
+        case .scaleIn:
+            return try watch("scale in (SIGTERM)", group: &group, freshness) { group in group.remove(SIGTERM) }
+        case .crash:
+            // A fresh instance to kill, settled in the group first.
+            try group.add()
+            try group.waitUntilReady()
+            Thread.sleep(forTimeInterval: 5)
+            return try watch("crash (SIGKILL)", group: &group, freshness) { group in group.remove(SIGKILL) }
+        case .brokerPause:
+            guard let brokerPID else { return nil }
+            return try watch("broker frozen \(brokerPauseSeconds) s", group: &group, freshness) { _ in
+                kill(brokerPID, SIGSTOP)
+                Thread.sleep(forTimeInterval: Double(brokerPauseSeconds))
+                kill(brokerPID, SIGCONT)
+            }
+        }
     }
 
     /// Runs one step and watches the sessions for `stepSeconds` from its start.
@@ -104,16 +144,23 @@ public struct FailoverBenchmark {
         let step = Step(
             name: name, longestGapSeconds: (window.longestGap * 10).rounded() / 10,
             settledSeconds: window.settled.map { ($0 * 10).rounded() / 10 },
-            changelogRecordsReread: restores.records, partitionsKept: restores.kept,
-            partitionsRestored: restores.restored)
+            changelogRecordsReread: restores.records, partitionsFromStandby: restores.fromStandby,
+            partitionsRestoredInFull: restores.inFull)
         print(
             "\(name): longest gap \(step.longestGapSeconds) s, every session moving again after "
                 + "\(step.settledSeconds.map { "\($0) s" } ?? "more than the step"), "
-                + "\(step.changelogRecordsReread) changelog records re-read, \(step.partitionsKept) partitions kept, "
-                + "\(step.partitionsRestored) restored")
+                + "\(step.changelogRecordsReread) changelog records re-read, \(step.partitionsFromStandby) partitions "
+                + "from a standby, \(step.partitionsRestoredInFull) restored in full")
         // Let the group settle before the next step.
         Thread.sleep(forTimeInterval: Double(settleSeconds))
         return step
+    }
+
+    /// `-<name>` for an external cluster (its name's first word, lowercased): `failover-noida.json`.
+    private var fileSuffix: String {
+        guard let name = external?.name else { return "" }
+        let word = name.lowercased().prefix { $0.isLetter || $0.isNumber }
+        return word.isEmpty ? "-external" : "-\(word)"
     }
 
     private func write(_ report: Report) throws {
@@ -122,6 +169,6 @@ public struct FailoverBenchmark {
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try encoder.encode(report).write(
-            to: directory.appendingPathComponent(smoke ? "failover-smoke.json" : "failover.json"))
+            to: directory.appendingPathComponent(smoke ? "failover-smoke.json" : "failover\(fileSuffix).json"))
     }
 }

@@ -45,19 +45,19 @@ struct FailoverGroup {
         Dictionary(uniqueKeysWithValues: members.map { (ObjectIdentifier($0), $0.output.count) })
     }
 
-    /// Changelog records re-read, partitions kept and partitions restored by every instance
-    /// since `marks` (from their "partition restored" and "partition kept" log lines).
-    func restoresSince(_ marks: [ObjectIdentifier: Int]) -> (records: Int, kept: Int, restored: Int) {
-        var result = (records: 0, kept: 0, restored: 0)
+    /// Changelog records re-read, partitions taken over from a standby and partitions
+    /// restored in full by every instance since `marks` (from their "partition restored" log
+    /// lines, which carry `standby_sessions` when a standby was used).
+    func restoresSince(_ marks: [ObjectIdentifier: Int]) -> (records: Int, fromStandby: Int, inFull: Int) {
+        var result = (records: 0, fromStandby: 0, inFull: 0)
         for member in members {
             let lines = member.output.dropFirst(marks[ObjectIdentifier(member)] ?? 0).split(separator: "\n")
             for line in lines where line.contains("partition restored") {
-                result.restored += 1
+                if line.contains("standby_sessions=") { result.fromStandby += 1 } else { result.inFull += 1 }
                 if let range = line.range(of: "records=") {
                     result.records += Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0
                 }
             }
-            result.kept += lines.filter { $0.contains("partition kept") }.count
         }
         return result
     }

@@ -12,9 +12,13 @@ extension OutputEncoder {
     /// `max_hr` is the person's maximum heart rate (profile `max_hr`, else from age) and
     /// `percent_max_hr` the current heart rate as a rounded share of it; both null when unknown.
     /// `name` is the profile's display name; `points`, `calories_kcal` and `kilojoules` are the
-    /// effort so far, each null where the finished workout would not count it.
-    public static func liveSession(_ state: LiveSessionState) -> [UInt8] {
-        Build.dump(liveSessionValue(state))
+    /// effort so far, each null where the finished workout would not count it. With
+    /// `staleMs`, a last member `stale_ms` says how old the state is: how long ago its owner
+    /// took it (a commit interval at most while the owner runs; more while its partition moves).
+    public static func liveSession(_ state: LiveSessionState, staleMs: Int64? = nil) -> [UInt8] {
+        let value = liveSessionValue(state)
+        if let staleMs { json_object_set_new(value, "stale_ms", Build.integer(max(0, staleMs))) }
+        return Build.dump(value)
     }
 
     static func liveSessionValue(_ state: LiveSessionState) -> JanssonBuilder.Value {

@@ -25,6 +25,12 @@ public struct ProcessorConfiguration: Sendable {
     /// profile is refused (counted and logged), so the table, which every instance holds
     /// whole, stays within memory.
     public var maxProfiles = 200_000
+    /// The most live sessions this instance keeps as warm standbys (`state.standby_sessions`):
+    /// the state of partitions other instances own, followed through the changelog, so that
+    /// taking one over reads only the changelog's tail. Past it, the largest standbys are given
+    /// up (those partitions are restored in full). 0: none, beyond a partition given back in
+    /// the same rebalance. About 1 KB a session (docs/operations.md).
+    public var standbySessions = 100_000
     /// At-least-once (default) or exactly-once through Kafka transactions (`processing_guarantee`).
     public var guarantee = ProcessingGuarantee.atLeastOnce
     /// Exactly-once: every transactional.id starts with this (`transactional_id_prefix`),

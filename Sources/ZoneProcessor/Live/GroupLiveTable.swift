@@ -16,13 +16,17 @@ import ZoneKafka
 /// The sessions of the partitions this instance owns are not kept here: its workers publish
 /// them, fresher, in their own tables, and holding them twice cost about 0.7 KB per live
 /// session. Their changelog records are skipped before they are decoded. A
-/// worker hands its entries over when it loses a partition (``handOver(_:releasing:)``), so
-/// they stay visible until the new owner writes them.
+/// worker hands its entries over when it loses a partition (``handOver(_:)``), so they stay
+/// visible until the new owner writes them.
+///
+/// The same reader keeps the warm standbys (``StandbyPartitions``) of the partitions this
+/// instance does not own; it runs when either the views or the standbys are on.
 final class GroupLiveTable: Sendable {
     private struct Table {
         var entries: [String: LiveSessionEntry] = [:]
         /// Partitions this instance's workers own.
         var owned: Set<Int32> = []
+        var standbys = StandbyPartitions(limit: 0, settings: EngineSettings())
     }
     private let table = NIOLockedValueBox(Table())
     private let running = Atomic<Bool>(true)
@@ -55,21 +59,58 @@ final class GroupLiveTable: Sendable {
         }
     }
 
-    /// A worker of this instance no longer owns `partitions`; `entries` are its last views of
-    /// their sessions, kept until the changelog says otherwise.
-    func handOver(_ entries: [LiveSessionEntry], releasing partitions: Set<Int32>) {
+    /// A worker of this instance lost the partitions of `entries`, its last views of their
+    /// sessions, kept until the changelog says otherwise.
+    func handOver(_ entries: [LiveSessionEntry]) {
+        guard reading.load(ordering: .relaxed) else { return }
         table.withLockedValue { table in
-            table.owned.subtract(partitions)
-            guard reading.load(ordering: .relaxed) else { return }
             for entry in entries { table.entries[entry.state.session] = entry }
         }
     }
 
-    /// Starts reading every partition of `configuration.topics.changelog` from its start.
+    /// A worker of this instance no longer owns `partitions`; `standbys` holds the state of
+    /// those it released whole, kept from there as their standbys.
+    func release(_ partitions: Set<Int32>, standbys: [Int32: StandbyPartitions.Partition]) {
+        table.withLockedValue { table in
+            table.owned.subtract(partitions)
+            for partition in partitions { table.standbys.release(partition, standbys[partition]) }
+        }
+    }
+
+    /// The standby of `partition`, newly assigned to a worker of this instance, nil when there
+    /// is none (the partition is restored in full).
+    func takeStandby(_ partition: Int32) -> StandbyPartitions.Partition? {
+        table.withLockedValue { $0.standbys.take(partition) }
+    }
+
+    /// A rebalance ended: standbys over the limit are given up.
+    func rebalanceEnded() {
+        table.withLockedValue { table in table.standbys.enforceLimit(owned: table.owned) }
+    }
+
+    /// What the standbys hold: partitions, live sessions, and changelog records they are behind
+    /// the ends in `ends`.
+    func standbyFigures(ends: [Int32: Int64]) -> (partitions: Int, sessions: Int, recordsBehind: Int64) {
+        table.withLockedValue { table in
+            (table.standbys.partitions.count, table.standbys.sessions, table.standbys.recordsBehind(ends: ends))
+        }
+    }
+
+    /// Whether the reader keeps entries for the views, and standbys of up to `standbySessions`.
+    func configure(views: Bool, standbySessions: Int, settings: EngineSettings) {
+        table.withLockedValue { $0.standbys = StandbyPartitions(limit: standbySessions, settings: settings) }
+        if views { startReading() }
+    }
+
+    /// Starts reading every partition of `configuration.topics.changelog` from its start, for
+    /// the views (with the endpoint on) and the standbys (`state.standby_sessions` above 0).
     func start(
         configuration: ProcessorConfiguration, profiles: ProfileTable, revisions: @escaping @Sendable () -> UInt64,
-        logger: Logger
+        metrics: ProcessorMetrics, logger: Logger
     ) throws(KafkaError) {
+        configure(
+            views: configuration.publishesLiveSessions, standbySessions: configuration.standbySessions,
+            settings: configuration.engine)
         let topic = configuration.topics.changelog
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "100"])
@@ -79,24 +120,39 @@ final class GroupLiveTable: Sendable {
                 TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning)
             })
         let table = self
-        startReading()
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-group-live") {
                 while table.running.load(ordering: .relaxed) && !table.assignmentSeen.load(ordering: .acquiring) {
                     Thread.sleep(forTimeInterval: 0.05)
                 }
+                var nextReportMs: Int64 = 0
                 while table.running.load(ordering: .relaxed) {
                     consumer.poll(timeoutMs: 100) { record in
                         table.apply(record, profiles: profiles, revision: revisions())
                     }
+                    let now = WallClock.nowMs()
+                    guard now >= nextReportMs else { continue }
+                    nextReportMs = now + 1000
+                    table.reportStandbys(consumer: consumer, topic: topic, partitions: partitions, metrics: metrics)
                 }
                 consumer.close()
             }
         }
     }
 
-    /// From now on the table follows the changelog, so entries handed over will be replaced
-    /// or removed by what the new owner writes.
+    /// Exports the standbys' figures, behind the ends the reader's last fetches told.
+    private func reportStandbys(consumer: KafkaConsumer, topic: String, partitions: Int, metrics: ProcessorMetrics) {
+        var ends: [Int32: Int64] = [:]
+        for partition in 0..<Int32(partitions) {
+            ends[partition] = consumer.knownWatermarks(TopicPartition(topic: topic, partition: partition))?.high
+        }
+        let figures = standbyFigures(ends: ends)
+        metrics.state.reportStandbys(
+            partitions: figures.partitions, sessions: figures.sessions, recordsBehind: figures.recordsBehind)
+    }
+
+    /// From now on the table keeps entries for the views and follows the changelog, so entries
+    /// handed over will be replaced or removed by what the new owner writes.
     func startReading() { reading.store(true, ordering: .relaxed) }
 
     func stop() {
@@ -108,20 +164,29 @@ final class GroupLiveTable: Sendable {
         guard !isOwned(record.partition) else { return }
         // A record this version cannot read is skipped here: the restore reports it.
         guard let decoded = try? ChangelogRecord.decode(key: record.key, value: record.value) else { return }
-        apply(decoded, partition: record.partition, profiles: profiles, revision: revision)
+        let writtenAtMs = record.timestampMs > 0 ? record.timestampMs : WallClock.nowMs()
+        apply(
+            decoded, partition: record.partition, offset: record.offset, profiles: profiles, revision: revision,
+            writtenAtMs: writtenAtMs)
     }
 
     func isOwned(_ partition: Int32) -> Bool { table.withLockedValue { $0.owned.contains(partition) } }
 
-    /// Applies one changelog record of `partition`, unless a worker of this instance owns it.
-    func apply(_ decoded: ChangelogRecord, partition: Int32, profiles: ProfileTable, revision: UInt64) {
+    /// Applies the changelog record at `offset` of `partition`, unless a worker of this
+    /// instance owns it.
+    func apply(
+        _ decoded: ChangelogRecord, partition: Int32, offset: Int64, profiles: ProfileTable, revision: UInt64,
+        writtenAtMs: Int64 = WallClock.nowMs()
+    ) {
         table.withLockedValue { table in
             // Checked again: a worker may have claimed the partition while this was decoded.
             guard !table.owned.contains(partition) else { return }
+            table.standbys.apply(decoded, partition: partition, offset: offset)
+            guard reading.load(ordering: .relaxed) else { return }
             switch decoded {
             case .session(let session, _):
                 table.entries[session.id] = LiveSessionEntry(
-                    session, profiles: profiles, revision: revision, partition: partition)
+                    session, profiles: profiles, revision: revision, partition: partition, takenAtMs: writtenAtMs)
             case .finished(let id, _, _):
                 table.entries[id] = nil
             case .removed(let key):

@@ -54,13 +54,11 @@ public final class LiveSessionDirectory: Sendable {
     /// stops keeping them.
     func claim(partition: Int32) { group.claim(partition) }
 
-    /// Worker `index` lost `partitions`: its last views of their sessions move to the group
-    /// table (so they stay visible until the new owner writes them), then `remaining` becomes
-    /// its published table.
-    func release(
-        worker index: Int, partitions: Set<Int32>, remaining: [String: LiveSessionEntry], handedOver: [LiveSessionEntry]
-    ) {
-        group.handOver(handedOver, releasing: partitions)
+    /// Worker `index` lost some partitions: its last views of their sessions (`handedOver`)
+    /// move to the group table (so they stay visible until the new owner writes them), then
+    /// `remaining` becomes its published table.
+    func release(worker index: Int, remaining: [String: LiveSessionEntry], handedOver: [LiveSessionEntry]) {
+        group.handOver(handedOver)
         publish(worker: index, remaining)
     }
 
@@ -85,16 +83,28 @@ public final class LiveSessionEntry: Sendable {
     public let revision: UInt64
     /// The input partition the session belongs to.
     public let partition: Int32
+    /// When the state was taken, in wall-clock milliseconds: when its owner published it, or
+    /// wrote it to the changelog.
+    public let takenAtMs: Int64
 
-    public init(state: LiveSessionState, revision: UInt64, partition: Int32) {
+    public init(state: LiveSessionState, revision: UInt64, partition: Int32, takenAtMs: Int64) {
         self.state = state
         self.revision = revision
         self.partition = partition
+        self.takenAtMs = takenAtMs
     }
 
-    /// `session` as it stands, with its person's profile as `profiles` has it now.
-    convenience init(_ session: WorkoutSession, profiles: ProfileTable, revision: UInt64, partition: Int32) {
+    /// `session` as it stands (or stood at `takenAtMs`), with its person's profile as
+    /// `profiles` has it now.
+    convenience init(
+        _ session: WorkoutSession, profiles: ProfileTable, revision: UInt64, partition: Int32,
+        takenAtMs: Int64 = WallClock.nowMs()
+    ) {
         let profile = session.person.flatMap { profiles.profile(for: $0) }
-        self.init(state: session.liveState(profile: profile), revision: revision, partition: partition)
+        self.init(
+            state: session.liveState(profile: profile), revision: revision, partition: partition, takenAtMs: takenAtMs)
     }
+
+    /// How old the state is now, in milliseconds.
+    public var staleMs: Int64 { max(0, WallClock.nowMs() - takenAtMs) }
 }

@@ -22,6 +22,17 @@ public enum MetricCatalogue {
             "Changelog records a restore could not read (corrupt, another format, a key that is not its session's), skipped.",
         "zonestream_partitions_restoring":
             "Assigned partitions whose state is still being restored from the changelog.",
+        "zonestream_restore_records_remaining":
+            "Changelog records the restores under way have still to read (0 when no partition is restoring).",
+        "zonestream_restore_records_total":
+            "Changelog records read by restores of assigned partitions (its rate is the restore rate).",
+        "zonestream_rebalance_duration_seconds":
+            "From the revocation of this instance's partitions until the group's next assignment.",
+        "zonestream_standby_partitions":
+            "Partitions this instance does not own whose state it keeps as a warm standby.",
+        "zonestream_standby_sessions": "Live sessions held in warm standbys (at most state.standby_sessions).",
+        "zonestream_standby_records_behind":
+            "Changelog records the standbys have yet to apply, behind the ends the last fetches told.",
         "zonestream_outputs_retried_total":
             "Outputs produced again after librdkafka gave up on them with a retriable error.",
         "zonestream_outputs_rejected_total":

@@ -37,6 +37,8 @@ public final class ProcessorMetrics: Sendable {
     public let profilesRefused = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
+    /// Restores, rebalances and standbys.
+    public let state: StateMetrics
     private let exported: Exported
     /// Makes the per-worker and per-partition handles created later.
     let factory: any MetricsFactory
@@ -45,6 +47,7 @@ public final class ProcessorMetrics: Sendable {
     public init(factory: any MetricsFactory = MetricsSystem.factory) {
         self.factory = factory
         exported = Exported(factory: factory)
+        state = StateMetrics(factory: factory)
     }
 
     func countRecords(_ records: Int, samples: Int) {

@@ -24,14 +24,18 @@ final class ChangelogReader {
 
     deinit { consumer.close() }
 
-    /// Reads `partition` from its start to its end as of now, handing `apply` each record in
-    /// order, until `timeoutMs`. `isStopping`: checked while reading; true ends the read with an
-    /// error (the processor is shutting down and will not apply the partition).
+    /// Reads `partition` from `start` (0: its start) to its end as of now, handing `apply` each
+    /// record in order, until `timeoutMs`. `isStopping`: checked while reading; true ends the read with an
+    /// error (the processor is shutting down and will not apply the partition). `progress`:
+    /// told after each batch how many records are left.
     func read(
-        partition: Int32, timeoutMs: Int, isStopping: () -> Bool, _ apply: (KafkaRecord) -> Void
+        partition: Int32, from start: Int64 = 0, timeoutMs: Int, isStopping: () -> Bool,
+        progress: (_ left: Int64) -> Void = { _ in }, _ apply: (KafkaRecord) -> Void
     ) throws(ProcessorError) {
         do {
-            try readRecords(partition: partition, timeoutMs: timeoutMs, isStopping: isStopping, apply)
+            try readRecords(
+                partition: partition, from: start, timeoutMs: timeoutMs, isStopping: isStopping, progress: progress,
+                apply)
         } catch let error as ProcessorError {
             throw error
         } catch {
@@ -40,12 +44,15 @@ final class ChangelogReader {
     }
 
     private func readRecords(
-        partition: Int32, timeoutMs: Int, isStopping: () -> Bool, _ apply: (KafkaRecord) -> Void
+        partition: Int32, from startOffset: Int64, timeoutMs: Int, isStopping: () -> Bool,
+        progress: (_ left: Int64) -> Void, _ apply: (KafkaRecord) -> Void
     ) throws {
         let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
         let (low, high) = try watermarks(partition, until: deadline, isStopping: isStopping)
-        guard high > low else { return }
-        let start = TopicPartition(topic: topic, partition: partition, offset: TopicPartition.beginning)
+        let first = max(low, startOffset)
+        guard high > first else { return }
+        let start = TopicPartition(
+            topic: topic, partition: partition, offset: first > low ? first : TopicPartition.beginning)
         // Forward before assigning: once assigned, librdkafka starts fetching at once and
         // sends the partition's records to the consumer's own queue, which nobody reads here,
         // until it is forwarded. Records fetched in that window were lost to the read: it
@@ -57,8 +64,10 @@ final class ChangelogReader {
             consumer.stopForwarding(start)
             try? consumer.assign([])
         }
-        var next = low
+        var next = first
         var failure: KafkaError?
+        progress(high - next)
+        defer { progress(0) }
         while next < high && failure == nil {
             if isStopping() {
                 throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
@@ -88,6 +97,7 @@ final class ChangelogReader {
             {
                 next = position
             }
+            if consumed > 0 { progress(high - next) }
         }
         if let failure { throw failure }
     }

@@ -27,18 +27,26 @@ final class ChangelogRestorer {
         self.logger = logger
     }
 
-    /// Reads `partition` from its start to the end it had when the restore began.
-    /// `isStopping`: checked while reading; true ends the restore with an error (the
-    /// processor is shutting down and will not apply the partition).
+    /// Reads `partition` from `start` (its start, or where its standby's state ends) to the
+    /// end it had when the restore began. `isStopping`: checked while reading; true ends the
+    /// restore with an error (the processor is shutting down and will not apply the partition).
+    /// `metrics`: where its progress is reported (readiness and `/metrics`).
     func restore(
-        partition: Int32, into store: inout SessionStore, timeoutMs: Int = 300_000, isStopping: () -> Bool = { false }
-    ) throws(ProcessorError) -> Restored {
-        var restored = Restored()
-        try reader.read(partition: partition, timeoutMs: timeoutMs, isStopping: isStopping) { record in
+        partition: Int32, into store: inout SessionStore, _ restored: inout Restored, from start: Int64 = 0,
+        timeoutMs: Int = 300_000, metrics: StateMetrics? = nil, isStopping: () -> Bool = { false }
+    ) throws(ProcessorError) {
+        defer { metrics?.restoreEnded(partition: partition) }
+        var reported = restored.recordsRead
+        let progress = { (left: Int64) in
+            metrics?.restoreProgressed(partition: partition, read: restored.recordsRead - reported, left: left)
+            reported = restored.recordsRead
+        }
+        try reader.read(
+            partition: partition, from: start, timeoutMs: timeoutMs, isStopping: isStopping, progress: progress
+        ) { record in
             restored.recordsRead += 1
             do {
-                try Self.apply(
-                    try ChangelogRecord.decode(key: record.key, value: record.value), to: &store, &restored)
+                Self.apply(try ChangelogRecord.decode(key: record.key, value: record.value), to: &store, &restored)
             } catch {
                 restored.recordsRefused += 1
                 logger.error(
@@ -49,12 +57,11 @@ final class ChangelogRestorer {
                     ])
             }
         }
-        return restored
     }
 
-    private static func apply(_ record: ChangelogRecord, to store: inout SessionStore, _ restored: inout Restored)
-        throws
-    {
+    /// Applies one changelog record to a partition's sessions: how a restore and a standby
+    /// (``StandbyPartitions``) follow the changelog alike.
+    static func apply(_ record: ChangelogRecord, to store: inout SessionStore, _ restored: inout Restored) {
         switch record {
         case .session(let session, let appliedThrough):
             restored.sessionsAppliedThrough[session.id] = appliedThrough

@@ -25,7 +25,8 @@ public struct PartitionStateDump: Sendable {
             throw ProcessorError(.restoring, reason: "partition \(partition): \(error)")
         }
         var store = SessionStore(settings: configuration.engine)
-        let restored = try restorer.restore(partition: partition, into: &store, timeoutMs: timeoutMs)
+        var restored = ChangelogRestorer.Restored()
+        try restorer.restore(partition: partition, into: &store, &restored, timeoutMs: timeoutMs)
         return PartitionStateDump(
             sessions: store.sessions.map { $0.liveState(profile: nil) }.sorted { $0.session < $1.session },
             finished: store.finishedAt.map { ($0.key, $0.value) }.sorted { $0.session < $1.session },

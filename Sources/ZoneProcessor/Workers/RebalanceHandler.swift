@@ -46,7 +46,9 @@ final class RebalanceHandler: RebalanceListener {
         ]
         let revokedAt = rebalanceClock.revokedAtNs.exchange(0, ordering: .relaxed)
         if revokedAt > 0 {
-            metadata["rebalance_ms"] = "\((DispatchTime.now().uptimeNanoseconds - revokedAt) / 1_000_000)"
+            let rebalanceMs = (DispatchTime.now().uptimeNanoseconds - revokedAt) / 1_000_000
+            metadata["rebalance_ms"] = "\(rebalanceMs)"
+            metrics.state.recordRebalance(milliseconds: rebalanceMs)
         }
         logger.info("partitions assigned", metadata: metadata)
         onAssigning(partitions.map(\.partition))

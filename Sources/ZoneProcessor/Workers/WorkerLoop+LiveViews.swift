@@ -45,7 +45,6 @@ extension WorkerLoop {
         }
         let handedOver = liveViews.values.filter { revoked.contains($0.partition) }
         liveViews = liveViews.filter { !revoked.contains($0.value.partition) }
-        context.directory.release(
-            worker: worker.index, partitions: revoked, remaining: liveViews, handedOver: handedOver)
+        context.directory.release(worker: worker.index, remaining: liveViews, handedOver: handedOver)
     }
 }

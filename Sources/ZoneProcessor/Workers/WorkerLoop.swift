@@ -38,8 +38,6 @@ struct WorkerLoop {
     var samplesCounted = 0
     /// When the current batch's first record reached the worker (uptime ns; 0: none yet).
     var batchStartedNs: UInt64 = 0
-    /// Revoked partitions' states, set aside until the rebalance's assignment (WorkerLoop+Handover).
-    var parked: [Int32: ParkedPartition] = [:]
     /// Reads the changelog on assignment; created with the first one.
     var restorer: ChangelogRestorer?
     /// Exactly-once: this worker's transactional producer, with a transaction always open.
@@ -108,26 +106,27 @@ struct WorkerLoop {
             case .assign(let assigned):
                 for partition in assigned {
                     defer { context.metrics.restoring(-1) }
-                    guard partitions[partition] == nil, !failed,
-                        let state = reclaim(partition) ?? restoredState(partition)
-                    else { continue }
+                    guard partitions[partition] == nil, !failed, let state = restoredState(partition) else {
+                        continue
+                    }
                     partitions[partition] = state
                     publishRestored(state.store.sessions, partition: partition)
                 }
-                // What this rebalance did not give back is another owner's now.
-                parked.removeAll()
                 updateLiveSessions()
             case .revoke(let revoked, let done):
                 sealEpoch()
                 advanceEpochs(waiting: true)
+                var standbys: [Int32: StandbyPartitions.Partition] = [:]
                 for partition in revoked {
                     context.budget.release(partitions[partition]?.store.liveCount ?? 0)
-                    if let state = partitions[partition] { park(partition, state) }
-                    partitions[partition] = nil
+                    if let state = partitions.removeValue(forKey: partition) {
+                        standbys[partition] = standby(releasing: partition, state)
+                    }
                     unacknowledgedOffsets[partition] = nil
                     changelogRewrites.remove(partition)
                 }
                 unpublish(partitions: Set(revoked))
+                context.directory.group.release(Set(revoked), standbys: standbys)
                 updateLiveSessions()
                 done.signal()
             case .stop(let done):
@@ -135,7 +134,6 @@ struct WorkerLoop {
                 advanceEpochs(waiting: true)
                 context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
                 partitions.removeAll()
-                parked.removeAll()
                 unpublish(partitions: nil)
                 updateLiveSessions()
                 stopped = true

@@ -13,6 +13,18 @@ struct FailoverBenchCommand: ParsableCommand {
     @Option(help: "Partitions of each topic of the embedded broker.") var partitions = 8
     @Option(help: "Seconds each step is watched.") var stepSeconds = 20
     @Option(help: "Seconds the broker stays frozen.") var brokerPauseSeconds = 5
+    @Option(help: "A running cluster to measure instead of an embedded broker (its topics as --partitions says).")
+    var bootstrapServers: String?
+    @Option(help: "The cluster's name in the results (with --bootstrap-servers); its first word names the file.")
+    var brokerName = "external"
+    @Option(
+        help: "The broker process to freeze for the broker step (with --bootstrap-servers; without it, no such step).")
+    var brokerPid: Int32?
+    @Option(
+        help:
+            "Steps to run, comma-separated, in order: scale-out, scale-in, crash (needs a broker with session expiry), broker-pause."
+    )
+    var steps = FailoverBenchmark.StepKind.allCases.map(\.rawValue).joined(separator: ",")
     // Not --output and --smoke: `bench` itself takes those names, and would take the values.
     @Option(help: "Where to write failover.json.") var results = "benchmarks/results"
     @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var quick =
@@ -24,6 +36,18 @@ struct FailoverBenchCommand: ParsableCommand {
         try requireOption("--partitions", partitions, in: 2...64)
         try requireOption("--step-seconds", stepSeconds, in: 5...600)
         try requireOption("--broker-pause-seconds", brokerPauseSeconds, in: 1...300)
+        _ = try stepKinds()
+    }
+
+    func stepKinds() throws -> [FailoverBenchmark.StepKind] {
+        try steps.split(separator: ",").map { name in
+            guard let kind = FailoverBenchmark.StepKind(rawValue: String(name)) else {
+                throw ValidationError(
+                    "--steps: '\(name)' is not a step (\(FailoverBenchmark.StepKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            return kind
+        }
     }
 
     func run() throws {
@@ -35,6 +59,9 @@ struct FailoverBenchCommand: ParsableCommand {
         benchmark.brokerPauseSeconds = quick ? 2 : brokerPauseSeconds
         benchmark.settleSeconds = quick ? 3 : 10
         benchmark.output = results
+        benchmark.steps = try stepKinds()
+        benchmark.brokerPID = brokerPid
+        if let bootstrapServers { benchmark.external = (bootstrapServers, brokerName) }
         benchmark.smoke = quick
         let report = try benchmark.run()
         print("load generator: \(report.loadgenCheck)")

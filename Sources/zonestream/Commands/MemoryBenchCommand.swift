@@ -22,6 +22,8 @@ struct MemoryBenchCommand: ParsableCommand {
     var brokerPartitions = 8
     @Flag(inversion: .prefixedNo, help: "After the rounds, kill the processor and measure a new one's restore.")
     var restore = true
+    @Flag(help: "After the rounds, measure the warm standbys a second instance keeps of the first one's sessions.")
+    var standby = false
 
     var sessionCounts: [Int] {
         sessions.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -49,6 +51,7 @@ struct MemoryBenchCommand: ParsableCommand {
         benchmark.processorSettings = settings
         benchmark.partitions = brokerPartitions
         benchmark.measuresRestore = restore
+        benchmark.measuresStandby = standby
         benchmark.processorExecutable = processorExecutable.map { URL(fileURLWithPath: $0) }
         _ = try benchmark.run()
     }

@@ -91,6 +91,9 @@ struct SettingKey: Sendable {
                 "cap on persons in the profile table (every instance holds it whole); new persons over it are refused, counted and logged"
             ),
             SettingKey(
+                "state.standby_sessions", processor.standbySessions, .integer(0...maximumLiveSessions),
+                "warm standbys: most live sessions of partitions owned elsewhere kept ready to take over (0: off)"),
+            SettingKey(
                 "profiles_catch_up_ms", processor.profilesCatchUpMs, .integer(0...600_000),
                 "wait at start for the profile table to catch up"),
             SettingKey(

@@ -252,6 +252,7 @@ struct SettingsLoader {
             reorderWindowMs: Int64(integer("reorder_window_ms")))
         configuration.maxLiveSessions = integer("max_live_sessions")
         configuration.maxProfiles = integer("max_profiles")
+        configuration.standbySessions = integer("state.standby_sessions")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
         let instanceID = string("instance_id").trimmingCharacters(in: .whitespaces)
