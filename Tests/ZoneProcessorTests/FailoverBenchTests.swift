@@ -16,11 +16,15 @@ struct FailoverBenchTests {
         #expect(status == 0, "\(output.suffix(2000))")
         let data = try Data(contentsOf: results.appendingPathComponent("failover-smoke.json"))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let steps = try #require(report["steps"] as? [[String: Any]])
+        let runs = try #require(report["runs"] as? [[[String: Any]]])
+        let steps = try #require(runs.first)
         #expect(
             steps.compactMap { $0["name"] as? String }
                 == ["scale out", "scale in (SIGTERM)", "crash (SIGKILL)", "broker frozen 2 s"])
         for step in steps { #expect((step["longestGapSeconds"] as? Double ?? -1) >= 0, "\(step)") }
-        #expect((report["loadgenCheck"] as? String)?.hasPrefix("exit 0: check:") == true, "\(report)")
+        let checks = try #require(report["loadgenChecks"] as? [String])
+        #expect(checks.count == 1 && checks[0].hasPrefix("exit 0: check:"), "\(report)")
+        let summary = try #require(report["summary"] as? [[String: Any]])
+        #expect(summary.count == steps.count, "\(report)")
     }
 }

@@ -53,6 +53,30 @@ public struct FailoverBenchmark {
         public let partitionsFromStandby: Int
         /// Partitions restored by reading their whole changelog.
         public let partitionsRestoredInFull: Int
+        /// The broker's own part: the longest an instance waited from the revocation of its
+        /// partitions to the group's next assignment (`rebalance_ms`; nil: no rebalance logged).
+        public let longestRebalanceSeconds: Double?
+    }
+
+    /// One step over the runs: the median of its longest gaps, and their range.
+    public struct StepSummary: Codable, Sendable {
+        public let name: String
+        public let medianLongestGapSeconds: Double
+        public let minimumLongestGapSeconds: Double
+        public let maximumLongestGapSeconds: Double
+        public let medianRebalanceSeconds: Double?
+        public let medianChangelogRecordsReread: Double
+
+        init(_ steps: [Step]) {
+            let gaps = steps.map(\.longestGapSeconds)
+            let rebalances = steps.compactMap(\.longestRebalanceSeconds)
+            name = steps.first?.name ?? ""
+            medianLongestGapSeconds = Spread.median(gaps)
+            minimumLongestGapSeconds = gaps.min() ?? 0
+            maximumLongestGapSeconds = gaps.max() ?? 0
+            medianRebalanceSeconds = rebalances.isEmpty ? nil : Spread.median(rebalances)
+            medianChangelogRecordsReread = Spread.median(steps.map { Double($0.changelogRecordsReread) })
+        }
     }
 
     public struct Report: Codable, Sendable {
@@ -61,11 +85,35 @@ public struct FailoverBenchmark {
         public let members: Int
         public let partitions: Int
         public let sessionTimeoutMs: Int
-        public let steps: [Step]
-        public let loadgenCheck: String
+        public let summary: [StepSummary]
+        /// Each run's steps, in order.
+        public let runs: [[Step]]
+        /// Each run's load generator check.
+        public let loadgenChecks: [String]
+
+        /// Whether every run's check found every output exact.
+        public var allExact: Bool { loadgenChecks.allSatisfy { $0.hasPrefix("exit 0") } }
     }
 
-    public func run() throws -> Report {
+    /// Runs the steps `runs` times, each on a fresh broker (when embedded) and group, and
+    /// writes the report.
+    public func run(runs: Int = 1) throws -> Report {
+        var measured: [(steps: [Step], check: String)] = []
+        for run in 1...max(1, runs) {
+            if runs > 1 { print("run \(run) of \(runs)") }
+            measured.append(try runOnce())
+        }
+        let names = measured.first?.steps.map(\.name) ?? []
+        let summary = names.map { name in StepSummary(measured.flatMap { $0.steps.filter { $0.name == name } }) }
+        let report = Report(
+            broker: external?.name ?? "embedded (zonestream broker)", instances: instances, members: members,
+            partitions: partitions, sessionTimeoutMs: 6_000, summary: summary, runs: measured.map(\.steps),
+            loadgenChecks: measured.map(\.check))
+        try write(report)
+        return report
+    }
+
+    private func runOnce() throws -> (steps: [Step], check: String) {
         let embedded = external == nil ? try BrokerProcess(partitions: partitions, executable: executable) : nil
         defer { embedded?.stop() }
         let bootstrap = external?.bootstrapServers ?? embedded?.bootstrapServers ?? ""
@@ -96,13 +144,10 @@ public struct FailoverBenchmark {
         }
         _ = loadgen.waitForExit(seconds: Double(durationSeconds + 200))
         let check = loadgen.output.split(separator: "\n").last { $0.contains("check") } ?? "no check line"
-        let report = Report(
-            broker: external?.name ?? "embedded (zonestream broker)", instances: instances, members: members,
-            partitions: partitions, sessionTimeoutMs: 6_000, steps: measured,
-            loadgenCheck: loadgen.process.isRunning
-                ? "did not finish" : "exit \(loadgen.process.terminationStatus): \(check)")
-        try write(report)
-        return report
+        return (
+            measured,
+            loadgen.process.isRunning ? "did not finish" : "exit \(loadgen.process.terminationStatus): \(check)"
+        )
     }
 
     /// Performs one step and measures it; nil when it cannot be done here.
@@ -145,12 +190,14 @@ public struct FailoverBenchmark {
             name: name, longestGapSeconds: (window.longestGap * 10).rounded() / 10,
             settledSeconds: window.settled.map { ($0 * 10).rounded() / 10 },
             changelogRecordsReread: restores.records, partitionsFromStandby: restores.fromStandby,
-            partitionsRestoredInFull: restores.inFull)
+            partitionsRestoredInFull: restores.inFull,
+            longestRebalanceSeconds: restores.longestRebalanceMs.map { (Double($0) / 100).rounded() / 10 })
         print(
             "\(name): longest gap \(step.longestGapSeconds) s, every session moving again after "
                 + "\(step.settledSeconds.map { "\($0) s" } ?? "more than the step"), "
                 + "\(step.changelogRecordsReread) changelog records re-read, \(step.partitionsFromStandby) partitions "
-                + "from a standby, \(step.partitionsRestoredInFull) restored in full")
+                + "from a standby, \(step.partitionsRestoredInFull) restored in full, longest rebalance "
+                + "\(step.longestRebalanceSeconds.map { "\($0) s" } ?? "none")")
         // Let the group settle before the next step.
         Thread.sleep(forTimeInterval: Double(settleSeconds))
         return step

@@ -47,11 +47,20 @@ struct FailoverGroup {
 
     /// Changelog records re-read, partitions taken over from a standby and partitions
     /// restored in full by every instance since `marks` (from their "partition restored" log
-    /// lines, which carry `standby_sessions` when a standby was used).
-    func restoresSince(_ marks: [ObjectIdentifier: Int]) -> (records: Int, fromStandby: Int, inFull: Int) {
-        var result = (records: 0, fromStandby: 0, inFull: 0)
+    /// lines, which carry `standby_sessions` when a standby was used), and the longest
+    /// rebalance an instance logged (`rebalance_ms` of "partitions assigned").
+    func restoresSince(_ marks: [ObjectIdentifier: Int]) -> (
+        records: Int, fromStandby: Int, inFull: Int, longestRebalanceMs: Int?
+    ) {
+        var result = (records: 0, fromStandby: 0, inFull: 0, longestRebalanceMs: Int?.none)
         for member in members {
             let lines = member.output.dropFirst(marks[ObjectIdentifier(member)] ?? 0).split(separator: "\n")
+            for line in lines where line.contains("partitions assigned") {
+                guard let range = line.range(of: "rebalance_ms="),
+                    let ms = Int(line[range.upperBound...].prefix(while: \.isNumber))
+                else { continue }
+                result.longestRebalanceMs = max(result.longestRebalanceMs ?? 0, ms)
+            }
             for line in lines where line.contains("partition restored") {
                 if line.contains("standby_sessions=") { result.fromStandby += 1 } else { result.inFull += 1 }
                 if let range = line.range(of: "records=") {
