@@ -25,5 +25,5 @@ for _ in $(seq 1 100); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
   sleep 0.2
 done
-.build/release/zonestream bench failover --bootstrap-servers "127.0.0.1:$port" \
+.build/release/zonestream bench failover --cluster "127.0.0.1:$port" \
   --broker-name "noida-db $version" --broker-pid "$broker" --steps scale-out,scale-in,broker-pause "$@"

@@ -1,4 +1,5 @@
 import Foundation
+import ZoneTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -87,12 +88,7 @@ final class HeadlessBrowser {
 
     /// Evaluates `expression` until it is true, up to `seconds`.
     func wait(seconds: Double, until expression: String) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try evaluate(expression) as? Bool == true { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return false
+        try Eventually.holds(within: seconds, poll: 0.1) { try evaluate(expression) as? Bool == true }
     }
 
     /// A PNG of the page as the browser renders it.

@@ -192,12 +192,7 @@ struct OperatorEndpointTests {
 
     /// Calls `probe` every 100 ms for up to 30 s until it returns a value.
     static func poll<Value>(_ probe: () throws -> Value?) throws -> Value? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let value = try probe() { return value }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return nil
+        try Eventually.value(within: 30, probe)
     }
 
     /// The value of the sample named exactly `series` (name and labels) in Prometheus text.

@@ -77,9 +77,7 @@ struct FailureTests {
         let killed = Date()
         #expect(processors[1].signal(SIGKILL), "SIGKILL")
         // Recovery: until a survivor has restored the victim's partitions and goes on with them.
-        while restores() == restoresBefore && Date().timeIntervalSince(killed) < 30 {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        Eventually.holds(within: 30) { restores() != restoresBefore }
         let recovery = Date().timeIntervalSince(killed)
         #expect(restores() > restoresBefore, "a survivor took over the killed instance's partitions")
         print(String(format: "recovery after SIGKILL: %.1f s (session.timeout.ms 6000)", recovery))

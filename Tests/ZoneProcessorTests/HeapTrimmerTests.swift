@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ZoneTestSupport
 
 @testable import ZoneProcessor
 
@@ -25,8 +26,7 @@ struct HeapTrimmerTests {
     @Test func itTrimsEveryIntervalUntilItStops() {
         let calls = Calls()
         let trimmer = Self.trimmer(every: 20, counting: calls, released: true)
-        let deadline = Date().addingTimeInterval(60)
-        while trimmer.trimsThatReleased < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Eventually.holds(within: 60, poll: 0.02) { trimmer.trimsThatReleased >= 3 }
         #expect(trimmer.trimsThatReleased >= 3)
         trimmer.stop()
         let afterStop = calls.count.load(ordering: .relaxed)
@@ -47,8 +47,7 @@ struct HeapTrimmerTests {
     @Test func aTrimThatReleasedNothingIsNotCounted() {
         let calls = Calls()
         let trimmer = Self.trimmer(every: 10, counting: calls, released: false)
-        let deadline = Date().addingTimeInterval(60)
-        while calls.count.load(ordering: .relaxed) < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Eventually.holds(within: 60, poll: 0.02) { calls.count.load(ordering: .relaxed) >= 2 }
         trimmer.stop()
         #expect(calls.count.load(ordering: .relaxed) >= 2)
         #expect(trimmer.trimsThatReleased == 0)

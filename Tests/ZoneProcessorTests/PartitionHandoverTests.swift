@@ -25,10 +25,9 @@ struct PartitionHandoverTests {
         defer { second.signal(SIGTERM) }
         // While the group rebalances, /ready says so.
         var reasons: Set<String> = []
-        let deadline = Date().addingTimeInterval(30)
-        while !reasons.contains(where: { $0.contains("rebalancing: partitions revoked") }) && Date() < deadline {
+        Eventually.holds(within: 30) {
             if let ready = try? LoopbackHTTPClient.get(port: port, path: "/ready") { reasons.insert(ready.body) }
-            Thread.sleep(forTimeInterval: 0.05)
+            return reasons.contains { $0.contains("rebalancing: partitions revoked") }
         }
         let rebalancing = reasons.first { $0.contains("rebalancing: partitions revoked") }
         #expect(rebalancing?.contains(#""ready":false"#) == true, "\(reasons)")
@@ -61,13 +60,12 @@ struct PartitionHandoverTests {
         ])
         let port = try #require(survivor.httpPort())
         // The survivor follows the leaver's partitions: its standbys fill as the class runs.
-        let deadline = Date().addingTimeInterval(60)
         var standbySessions = 0
-        while standbySessions < 10 && Date() < deadline {
+        Eventually.holds(within: 60, poll: 0.2) {
             let metrics = (try? LoopbackHTTPClient.get(port: port, path: "/metrics").body) ?? ""
             let line = metrics.split(separator: "\n").first { $0.hasPrefix("zonestream_standby_sessions ") }
             standbySessions = line.flatMap { Int(Double($0.split(separator: " ").last ?? "") ?? 0) } ?? 0
-            Thread.sleep(forTimeInterval: 0.2)
+            return standbySessions >= 10
         }
         #expect(standbySessions >= 10, "the survivor holds the leaver's sessions as standbys")
         let mark = survivor.output.count
@@ -86,14 +84,14 @@ struct PartitionHandoverTests {
     /// The "partition restored" lines of partitions `process` took over from a standby, logged
     /// after `mark` characters of its output (waits up to 60 s for the first).
     static func takeovers(by process: ZoneStreamProcess, after mark: Int) -> [Substring] {
-        let deadline = Date().addingTimeInterval(60)
-        while true {
-            let lines = process.output.dropFirst(mark).split(separator: "\n").filter {
+        var lines: [Substring] = []
+        Eventually.holds(within: 60, poll: 0.1) {
+            lines = process.output.dropFirst(mark).split(separator: "\n").filter {
                 $0.contains("partition restored") && $0.contains("standby_sessions=")
             }
-            if !lines.isEmpty || Date() > deadline || !process.process.isRunning { return lines }
-            Thread.sleep(forTimeInterval: 0.1)
+            return !lines.isEmpty || !process.process.isRunning
         }
+        return lines
     }
 
     static func figure(_ name: String, in line: Substring) -> Int {

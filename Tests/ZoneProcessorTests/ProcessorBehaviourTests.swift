@@ -143,10 +143,7 @@ struct ProcessorBehaviourTests {
         let second = try RunningProcessor(
             configuration: .forTest(bootstrap: broker.bootstrapServers, group: "shared", workers: 1))
         // The first instance gives up partitions at the rebalance; wait until both hold some.
-        let deadline = Date().addingTimeInterval(30)
-        while first.processor.metrics.rebalances.load(ordering: .relaxed) < 3 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        Eventually.holds(within: 30) { first.processor.metrics.rebalances.load(ordering: .relaxed) >= 3 }
         let after = Self.sessions(prefix: "after", count: 24, seed: 2)
         for (key, value) in after.records { try input.send("workout-events", key: key, value: value) }
         try input.flush()

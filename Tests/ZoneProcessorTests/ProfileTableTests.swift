@@ -34,10 +34,7 @@ struct ProfileTableTests {
         var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "profile-cap")
         configuration.maxProfiles = 3
         let running = try RunningProcessor(configuration: configuration)
-        let deadline = Date().addingTimeInterval(30)
-        while running.processor.metrics.profilesRefused.load(ordering: .relaxed) < 2 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        Eventually.holds(within: 30) { running.processor.metrics.profilesRefused.load(ordering: .relaxed) >= 2 }
         #expect(running.processor.metrics.profilesRefused.load(ordering: .relaxed) == 2)
         #expect(running.processor.profiles.count == 3)
         #expect(running.stop() == nil)

@@ -5,6 +5,7 @@ import Testing
 import ZoneBench
 import ZoneEngine
 import ZoneKafka
+import ZoneTestSupport
 
 @testable import ZoneProcessor
 
@@ -39,8 +40,7 @@ struct RestoreRetryTests {
         }
         #expect(outcome.withLockedValue { $0 } == nil, "the restore ended while the broker was down")
         #expect(broker.control("up 1"))
-        let deadline = Date().addingTimeInterval(60)
-        while outcome.withLockedValue({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        Eventually.holds(within: 60, poll: 0.1) { outcome.withLockedValue { $0 } != nil }
         #expect(outcome.withLockedValue { $0 } == "restored 0 sessions")
     }
 }

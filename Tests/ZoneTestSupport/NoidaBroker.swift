@@ -77,8 +77,7 @@ public final class NoidaBroker: @unchecked Sendable {
     public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            Eventually.holds(within: 10, poll: 0.02) { !process.isRunning }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }

@@ -55,12 +55,7 @@ public final class OutputCollector: Sendable {
     /// Waits until `condition` holds or `seconds` pass; returns whether it held.
     @discardableResult
     public func wait(seconds: Double = 30, until condition: (OutputCollector) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition(self) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition(self)
+        Eventually.holds(within: seconds) { condition(self) }
     }
 
     public func stop() {

@@ -28,10 +28,7 @@ public final class RunningProcessor: Sendable {
         thread = JoinableThread(name: "zs-test-run") {
             do { try processor.run() } catch { failure.set("\(error)") }
         }
-        let deadline = Date().addingTimeInterval(30)
-        while !processor.isReady && Date() < deadline && failure.value == nil {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        Eventually.holds(within: 30, poll: 0.02) { processor.isReady || failure.value != nil }
         if let error = failure.value {
             thread.join()
             throw KafkaError(message: error, operation: "starting processor")

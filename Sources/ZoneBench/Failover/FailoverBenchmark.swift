@@ -101,7 +101,7 @@ public struct FailoverBenchmark {
         var measured: [(steps: [Step], check: String)] = []
         for run in 1...max(1, runs) {
             if runs > 1 { print("run \(run) of \(runs)") }
-            measured.append(try runOnce())
+            measured.append(try runOnce(prefix: "failover\(run)r"))
         }
         let names = measured.first?.steps.map(\.name) ?? []
         let summary = names.map { name in StepSummary(measured.flatMap { $0.steps.filter { $0.name == name } }) }
@@ -113,7 +113,9 @@ public struct FailoverBenchmark {
         return report
     }
 
-    private func runOnce() throws -> (steps: [Step], check: String) {
+    /// One run, its sessions and persons named with `prefix` (on a cluster that stays, each
+    /// run's outputs are told apart by their ids).
+    private func runOnce(prefix: String) throws -> (steps: [Step], check: String) {
         let embedded = external == nil ? try BrokerProcess(partitions: partitions, executable: executable) : nil
         defer { embedded?.stop() }
         let bootstrap = external?.bootstrapServers ?? embedded?.bootstrapServers ?? ""
@@ -124,7 +126,7 @@ public struct FailoverBenchmark {
         let loadgen = try ZoneStreamProcess(
             [
                 "loadgen", "--bootstrap-servers", bootstrap, "--members", "\(members)",
-                "--session-seconds", "3600", "--rate", "\(members)", "--prefix", "failover",
+                "--session-seconds", "3600", "--rate", "\(members)", "--prefix", prefix,
                 "--duration-s", "\(durationSeconds)", "--check", "--check-timeout-s", "120",
             ], executable: executable)
         let freshness = SessionFreshness(port: try group.observerPort())

@@ -15,12 +15,13 @@ struct FailoverBenchCommand: ParsableCommand {
     @Option(help: "Seconds the broker stays frozen.") var brokerPauseSeconds = 5
     @Option(help: "Times the steps are run, each on a fresh broker and group (the results give the median and range).")
     var repeats = 1
-    @Option(help: "A running cluster to measure instead of an embedded broker (its topics as --partitions says).")
-    var bootstrapServers: String?
-    @Option(help: "The cluster's name in the results (with --bootstrap-servers); its first word names the file.")
+    // Not --bootstrap-servers: `bench` itself takes that name, and would take the value.
+    @Option(help: "Bootstrap servers of a running cluster to measure instead of an embedded broker.")
+    var cluster: String?
+    @Option(help: "The cluster's name in the results (with --cluster); its first word names the file.")
     var brokerName = "external"
     @Option(
-        help: "The broker process to freeze for the broker step (with --bootstrap-servers; without it, no such step).")
+        help: "The broker process to freeze for the broker step (with --cluster; without it, no such step).")
     var brokerPid: Int32?
     @Option(
         help:
@@ -64,7 +65,7 @@ struct FailoverBenchCommand: ParsableCommand {
         benchmark.output = results
         benchmark.steps = try stepKinds()
         benchmark.brokerPID = brokerPid
-        if let bootstrapServers { benchmark.external = (bootstrapServers, brokerName) }
+        if let cluster { benchmark.external = (cluster, brokerName) }
         benchmark.smoke = quick
         let report = try benchmark.run(runs: quick ? 1 : repeats)
         for check in report.loadgenChecks { print("load generator: \(check)") }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneBench
+import ZoneTestSupport
 
 /// A `zonestream broker` and a `zonestream run` started by a parent that is then killed with
 /// SIGKILL (as a test's time limit or a stopped benchmark would): both stop by themselves, the
@@ -26,15 +27,6 @@ struct ParentWatchTests {
         return stat[close...].dropFirst(2).first == "Z"
     }
 
-    static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
-
     @Test func childrenStopWhenTheirParentIsKilled() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-parent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -58,7 +50,7 @@ struct ParentWatchTests {
             parent.waitUntilExit()
         }
         var text = ""
-        let reading = Self.waitUntil(seconds: 10) {
+        let reading = Eventually.holds(within: 10) {
             text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
             return text.split(separator: "\n").count >= 2
         }
@@ -67,9 +59,9 @@ struct ParentWatchTests {
         try #require(children.count == 2)
 
         // Both are up: the broker wrote its address, the processor was assigned its partitions.
-        #expect(Self.waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: bootstrapFile) })
+        #expect(Eventually.holds(within: 30) { FileManager.default.fileExists(atPath: bootstrapFile) })
         #expect(
-            Self.waitUntil(seconds: 60) {
+            Eventually.holds(within: 60) {
                 ((try? String(contentsOfFile: runLog, encoding: .utf8)) ?? "").contains("partitions assigned")
             })
         #expect(children.allSatisfy { !Self.hasExited($0) })
@@ -77,7 +69,7 @@ struct ParentWatchTests {
         kill(parent.processIdentifier, SIGKILL)
         parent.waitUntilExit()
         #expect(
-            Self.waitUntil(seconds: 40) { children.allSatisfy(Self.hasExited) },
+            Eventually.holds(within: 40) { children.allSatisfy(Self.hasExited) },
             "children still running 40 s after their parent was killed: \(children.filter { !Self.hasExited($0) })")
         let log = (try? String(contentsOfFile: runLog, encoding: .utf8)) ?? ""
         #expect(log.contains("parent process \(parent.processIdentifier) is gone; stopping"))
