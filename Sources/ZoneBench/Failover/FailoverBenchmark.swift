@@ -28,6 +28,9 @@ public struct FailoverBenchmark {
     public var brokerPID: Int32?
     /// The steps to run, in this order.
     public var steps = StepKind.allCases
+    /// Run the instances exactly once; the load generator's check then fails on any repeated
+    /// output (needs a broker with transaction markers: not the embedded one).
+    public var exactlyOnce = false
 
     public init() {}
 
@@ -85,6 +88,8 @@ public struct FailoverBenchmark {
         public let members: Int
         public let partitions: Int
         public let sessionTimeoutMs: Int
+        /// `at_least_once` or `exactly_once`.
+        public let processingGuarantee: String
         public let summary: [StepSummary]
         /// Each run's steps, in order.
         public let runs: [[Step]]
@@ -107,7 +112,9 @@ public struct FailoverBenchmark {
         let summary = names.map { name in StepSummary(measured.flatMap { $0.steps.filter { $0.name == name } }) }
         let report = Report(
             broker: external?.name ?? "embedded (zonestream broker)", instances: instances, members: members,
-            partitions: partitions, sessionTimeoutMs: 6_000, summary: summary, runs: measured.map(\.steps),
+            partitions: partitions, sessionTimeoutMs: 6_000,
+            processingGuarantee: exactlyOnce ? "exactly_once" : "at_least_once", summary: summary,
+            runs: measured.map(\.steps),
             loadgenChecks: measured.map(\.check))
         try write(report)
         return report
@@ -119,7 +126,9 @@ public struct FailoverBenchmark {
         let embedded = external == nil ? try BrokerProcess(partitions: partitions, executable: executable) : nil
         defer { embedded?.stop() }
         let bootstrap = external?.bootstrapServers ?? embedded?.bootstrapServers ?? ""
-        var group = FailoverGroup(bootstrap: bootstrap, executable: executable)
+        var group = FailoverGroup(
+            bootstrap: bootstrap, executable: executable,
+            extra: exactlyOnce ? ["--set", "processing_guarantee=exactly_once"] : [])
         for _ in 0..<instances { try group.add() }
         try group.waitUntilReady()
         let durationSeconds = steps.count * (stepSeconds + settleSeconds + 15) + 20
@@ -128,7 +137,7 @@ public struct FailoverBenchmark {
                 "loadgen", "--bootstrap-servers", bootstrap, "--members", "\(members)",
                 "--session-seconds", "3600", "--rate", "\(members)", "--prefix", prefix,
                 "--duration-s", "\(durationSeconds)", "--check", "--check-timeout-s", "120",
-            ], executable: executable)
+            ] + (exactlyOnce ? ["--exactly-once"] : []), executable: executable)
         let freshness = SessionFreshness(port: try group.observerPort())
         freshness.start()
         defer { freshness.stop() }
@@ -205,11 +214,13 @@ public struct FailoverBenchmark {
         return step
     }
 
-    /// `-<name>` for an external cluster (its name's first word, lowercased): `failover-noida.json`.
+    /// `-<name>` for an external cluster (its name's first word, lowercased), then
+    /// `-exactly-once` when so: `failover-noida-exactly-once.json`.
     private var fileSuffix: String {
-        guard let name = external?.name else { return "" }
+        let guarantee = exactlyOnce ? "-exactly-once" : ""
+        guard let name = external?.name else { return guarantee }
         let word = name.lowercased().prefix { $0.isLetter || $0.isNumber }
-        return word.isEmpty ? "-external" : "-\(word)"
+        return (word.isEmpty ? "-external" : "-\(word)") + guarantee
     }
 
     private func write(_ report: Report) throws {

@@ -5,16 +5,20 @@ import Foundation
 struct FailoverGroup {
     let bootstrap: String
     let executable: URL
+    /// More `run` arguments for every instance (the processing guarantee).
+    let extra: [String]
     let group = "failover-\(Int(Date().timeIntervalSince1970))"
     private(set) var members: [ZoneStreamProcess] = []
 
-    init(bootstrap: String, executable: URL) {
+    init(bootstrap: String, executable: URL, extra: [String] = []) {
         self.bootstrap = bootstrap
         self.executable = executable
+        self.extra = extra
     }
 
     mutating func add() throws {
-        members.append(try ZoneStreamProcess.processor(bootstrap: bootstrap, group: group, executable: executable))
+        members.append(
+            try ZoneStreamProcess.processor(bootstrap: bootstrap, group: group, extra: extra, executable: executable))
     }
 
     /// Stops the newest instance with `signal` (never the first).

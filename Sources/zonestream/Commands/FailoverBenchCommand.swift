@@ -30,6 +30,10 @@ struct FailoverBenchCommand: ParsableCommand {
     var steps = FailoverBenchmark.StepKind.allCases.map(\.rawValue).joined(separator: ",")
     // Not --output and --smoke: `bench` itself takes those names, and would take the values.
     @Option(help: "Where to write failover.json.") var results = "benchmarks/results"
+    @Flag(
+        help:
+            "Run the instances exactly once; the check then fails on any repeated output (not on the embedded broker).")
+    var exactlyOnce = false
     @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var quick =
         false
 
@@ -67,6 +71,7 @@ struct FailoverBenchCommand: ParsableCommand {
         benchmark.brokerPID = brokerPid
         if let cluster { benchmark.external = (cluster, brokerName) }
         benchmark.smoke = quick
+        benchmark.exactlyOnce = exactlyOnce
         let report = try benchmark.run(runs: quick ? 1 : repeats)
         for check in report.loadgenChecks { print("load generator: \(check)") }
         if !report.allExact { throw ExitCode.failure }
