@@ -8,9 +8,9 @@ struct BenchPlot {
 
     private static let width = 1160.0
     private static let height = 545.0
-    private static let top = 50.0
-    private static let plotHeight = 330.0
-    private static let font = "font-family=\"sans-serif\""
+    static let top = 50.0
+    static let plotHeight = 330.0
+    static let font = "font-family=\"sans-serif\""
 
     var svg: String {
         var parts = [
@@ -33,18 +33,10 @@ struct BenchPlot {
             ("Kafka I/O floor", "#1864ab", gym.floorTimeline),
             ("bare consumer", "#495057", gym.bareConsumerTimeline),
         ]
-        let goals: [(String, String, Double)] = [
-            ("goal 1 M records/s", "#c92a2a", 1_000_000),
-            ("goal 0.8 of the floor", "#1864ab", 0.8 * gym.floorRecordsPerSecond),
-            ("goal 0.5 of the bare consumer", "#495057", 0.5 * gym.bareConsumerRecordsPerSecond),
-        ]
         let xMax = series.flatMap { $0.2.map { $0[0] } }.max() ?? 1
         let yMax = max(series.flatMap { $0.2.map { $0[1] } }.max() ?? 1, 1_000_000) * 1.1
-        let xTicks = Self.niceTicks(upTo: xMax)
-        let yTicks = Self.niceTicks(upTo: yMax)
-        let xEnd = xTicks.last ?? xMax, yEnd = yTicks.last ?? yMax
-        func x(_ value: Double) -> Double { left + value / xEnd * width }
-        func y(_ value: Double) -> Double { Self.top + Self.plotHeight - value / yEnd * Self.plotHeight }
+        let scale = LinearScale(
+            left: left, width: width, xTicks: Self.niceTicks(upTo: xMax), yTicks: Self.niceTicks(upTo: yMax))
         var parts = [
             Self.text(
                 left, Self.top - 20,
@@ -52,45 +44,77 @@ struct BenchPlot {
                 bold: true)
         ]
         parts += Self.frame(left: left, width: width)
-        for tick in xTicks {
-            parts.append(
-                Self.line(x(tick), Self.top + Self.plotHeight, x(tick), Self.top + Self.plotHeight + 5, "black"))
-            parts.append(Self.text(x(tick), Self.top + Self.plotHeight + 20, Self.trim(tick), anchor: "middle"))
-        }
-        for tick in yTicks {
-            parts.append(Self.line(left, y(tick), left + width, y(tick), "#e9ecef"))
-            parts.append(
-                Self.text(left - 8, y(tick) + 4, tick == 0 ? "0" : "\(Self.trim(tick / 1000)) k", anchor: "end"))
-        }
-        parts.append(
-            Self.text(
-                left + width / 2, Self.top + Self.plotHeight + 40, "seconds since the first record", anchor: "middle"))
-        parts.append(Self.text(left - 60, Self.top + Self.plotHeight / 2, "records/s", anchor: "middle", rotate: true))
-        // Labels staggered along the line, so goals close in value stay readable.
-        for (index, (name, colour, value)) in goals.enumerated() where value < yEnd {
-            parts.append(Self.line(left, y(value), left + width, y(value), colour, dashed: true))
-            parts.append(
-                Self.text(
-                    left + width - 4 - Double(index) * 185, y(value) - 4, name, anchor: "end", colour: colour, size: 11)
-            )
-        }
-        if let peer = report.peer {
-            let rate = peer.recordsPerSecond
-            parts.append(Self.line(left, y(rate), left + width, y(rate), "#2b8a3e", width: 2))
-            parts.append(
-                Self.text(
-                    left + 4, y(rate) - 4,
-                    String(
-                        format: "%@ (mean %.0f k/s; ZoneStream is %.1fx)",
-                        peer.peer, rate / 1000, gym.zoneStreamRecordsPerSecond / rate), colour: "#2b8a3e", size: 11))
-        }
+        parts += throughputAxes(scale)
+        parts += throughputGoals(scale)
         for (index, (name, colour, points)) in series.enumerated() {
-            parts.append(Self.polyline(points.map { (x($0[0]), y($0[1])) }, colour))
+            parts.append(Self.polyline(points.map { (scale.x($0[0]), scale.y($0[1])) }, colour))
             parts.append(
                 Self.line(
                     left + 10, Self.top + 12 + Double(index) * 16, left + 34, Self.top + 12 + Double(index) * 16,
                     colour, width: 3))
             parts.append(Self.text(left + 40, Self.top + 16 + Double(index) * 16, name, size: 12))
+        }
+        return parts
+    }
+
+    /// Where a value lies on a linear panel: x from `left` over `width`, y over the plot's
+    /// height, each axis ending at its last tick.
+    private struct LinearScale {
+        let left: Double
+        let width: Double
+        let xTicks: [Double]
+        let yTicks: [Double]
+
+        var xEnd: Double { xTicks.last ?? 1 }
+        var yEnd: Double { yTicks.last ?? 1 }
+        func x(_ value: Double) -> Double { left + value / xEnd * width }
+        func y(_ value: Double) -> Double { BenchPlot.top + BenchPlot.plotHeight - value / yEnd * BenchPlot.plotHeight }
+    }
+
+    private func throughputAxes(_ scale: LinearScale) -> [String] {
+        let (left, width, bottom) = (scale.left, scale.width, Self.top + Self.plotHeight)
+        var parts: [String] = []
+        for tick in scale.xTicks {
+            parts.append(Self.line(scale.x(tick), bottom, scale.x(tick), bottom + 5, "black"))
+            parts.append(Self.text(scale.x(tick), bottom + 20, Self.trim(tick), anchor: "middle"))
+        }
+        for tick in scale.yTicks {
+            parts.append(Self.line(left, scale.y(tick), left + width, scale.y(tick), "#e9ecef"))
+            parts.append(
+                Self.text(left - 8, scale.y(tick) + 4, tick == 0 ? "0" : "\(Self.trim(tick / 1000)) k", anchor: "end"))
+        }
+        parts.append(Self.text(left + width / 2, bottom + 40, "seconds since the first record", anchor: "middle"))
+        parts.append(Self.text(left - 60, Self.top + Self.plotHeight / 2, "records/s", anchor: "middle", rotate: true))
+        return parts
+    }
+
+    /// The goals as dashed lines, and the peer's mean rate when there is one.
+    private func throughputGoals(_ scale: LinearScale) -> [String] {
+        let gym = report.gym
+        let (left, width) = (scale.left, scale.width)
+        let goals: [(String, String, Double)] = [
+            ("goal 1 M records/s", "#c92a2a", 1_000_000),
+            ("goal 0.8 of the floor", "#1864ab", 0.8 * gym.floorRecordsPerSecond),
+            ("goal 0.5 of the bare consumer", "#495057", 0.5 * gym.bareConsumerRecordsPerSecond),
+        ]
+        var parts: [String] = []
+        // Labels staggered along the line, so goals close in value stay readable.
+        for (index, (name, colour, value)) in goals.enumerated() where value < scale.yEnd {
+            parts.append(Self.line(left, scale.y(value), left + width, scale.y(value), colour, dashed: true))
+            parts.append(
+                Self.text(
+                    left + width - 4 - Double(index) * 185, scale.y(value) - 4, name, anchor: "end", colour: colour,
+                    size: 11))
+        }
+        if let peer = report.peer {
+            let rate = peer.recordsPerSecond
+            parts.append(Self.line(left, scale.y(rate), left + width, scale.y(rate), "#2b8a3e", width: 2))
+            parts.append(
+                Self.text(
+                    left + 4, scale.y(rate) - 4,
+                    String(
+                        format: "%@ (mean %.0f k/s; ZoneStream is %.1fx)",
+                        peer.peer, rate / 1000, gym.zoneStreamRecordsPerSecond / rate), colour: "#2b8a3e", size: 11))
         }
         return parts
     }
@@ -179,65 +203,5 @@ struct BenchPlot {
             "ZoneStream's runs in order (live views on/off): \(runs.joined(separator: ", ")).",
         ]
         return lines.enumerated().map { Self.text(40, y + Double($0.offset) * 18, $0.element, size: 12) }
-    }
-
-    // MARK: drawing
-
-    private static func frame(left: Double, width: Double) -> [String] {
-        [
-            line(left, top + plotHeight, left + width, top + plotHeight, "black"),
-            line(left, top, left, top + plotHeight, "black"),
-        ]
-    }
-
-    private static func line(
-        _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ colour: String, dashed: Bool = false,
-        width: Double = 1
-    ) -> String {
-        String(
-            format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%@\" stroke-width=\"%.1f\"%@/>",
-            x1, y1, x2, y2, colour, width, dashed ? " stroke-dasharray=\"6 4\"" : "")
-    }
-
-    private static func polyline(_ points: [(Double, Double)], _ colour: String, dashed: Bool = false) -> String {
-        let coordinates = points.map { String(format: "%.1f,%.1f", $0.0, $0.1) }.joined(separator: " ")
-        let dash = dashed ? " stroke-dasharray=\"6 4\"" : ""
-        return "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash) points=\"\(coordinates)\"/>"
-    }
-
-    private static func text(
-        _ x: Double, _ y: Double, _ content: String, anchor: String = "start", colour: String = "black", size: Int = 12,
-        bold: Bool = false, rotate: Bool = false
-    ) -> String {
-        let transform = rotate ? String(format: " transform=\"rotate(-90 %.1f %.1f)\"", x, y) : ""
-        return String(
-            format: "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" %@ fill=\"%@\" text-anchor=\"%@\"%@%@>",
-            x, y, size, font, colour, anchor, bold ? " font-weight=\"bold\"" : "", transform) + escaped(content)
-            + "</text>"
-    }
-
-    private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    /// Ticks at 1, 2 or 5 times a power of ten, from 0 to at least `upTo`.
-    static func niceTicks(upTo maximum: Double) -> [Double] {
-        let rough = max(maximum, 1e-9) / 5
-        let power = pow(10, floor(log10(rough)))
-        let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? rough
-        return stride(from: 0, through: maximum + step * 0.999, by: step).map { $0 }
-    }
-
-    private static func trim(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
-    }
-
-    private static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        return digits.reversed().enumerated().reduce(into: "") { text, element in
-            if element.offset > 0 && element.offset % 3 == 0 { text.insert(",", at: text.startIndex) }
-            text.insert(element.element, at: text.startIndex)
-        }
     }
 }

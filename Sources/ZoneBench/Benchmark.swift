@@ -65,38 +65,34 @@ public struct Benchmark: Sendable {
     /// Runs every measurement, prints each figure as it comes and writes the results.
     public func run(logger: Logger) throws {
         let records = smoke ? 20_000 : records
-        let latencyRate = smoke ? 2_000 : latencyRate
-        let latencySeconds = smoke ? 2 : latencySeconds
-        let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
         let names = BenchTopics(prefix: bootstrapServers == nil ? "" : "bench-\(Int(Date().timeIntervalSince1970))-")
-        let topics = names.synthetic
-        let specifications = names.specifications(
-            partitions: partitions, latencyPartitions: latencyPartitions, groups: Self.groups)
         let cluster = try BenchCluster(
-            bootstrapServers: bootstrapServers, topics: specifications, defaultPartitions: partitions, brokers: brokers,
-            executable: executable)
+            bootstrapServers: bootstrapServers,
+            topics: names.specifications(
+                partitions: partitions, latencyPartitions: latencyPartitions, groups: Self.groups),
+            defaultPartitions: partitions, brokers: brokers, executable: executable)
         defer { cluster.stop() }
-        let bootstrap = cluster.bootstrapServers
-        let kafka = KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zonestream-bench")
+        let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")
         // The paced runs' producer lingers as ZoneStream's does; the preload's lingers long, so
         // the records lie in full batches whatever the traffic (a consumer's cost is largely per
         // batch: with 5 ms the gym preload's batches were small and the bare consumer read 0.4
         // instead of 1 M records/s).
         let producer = try KafkaProducer(configuration: kafka)
         let preloadProducer = try KafkaProducer(configuration: kafka, properties: Self.preloadProducerProperties)
+        defer { withExtendedLifetime((producer, preloadProducer)) {} }
         print(
-            "bench: broker \(bootstrap)\(cluster.isEmbedded ? " (embedded, \(brokers) brokers)" : ""), \(records) records, \(partitions) partitions, \(workers) workers"
+            "bench: broker \(cluster.bootstrapServers)\(cluster.isEmbedded ? " (embedded, \(brokers) brokers)" : ""), \(records) records, \(partitions) partitions, \(workers) workers"
         )
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
-        try Self.preloadSynthetic(records: records, topic: topics.workoutEvents, producer: preloadProducer)
+        try Self.preloadSynthetic(records: records, topic: names.synthetic.workoutEvents, producer: preloadProducer)
 
         // 2 and 3. The ceiling (a bare consumer) and ZoneStream end to end, on those records.
         var configuration = ProcessorConfiguration(kafka: kafka)
         configuration.createTopicPartitions = 0  // the topics are made above, or by the embedded broker
         configuration.workers = workers
         let synthetic = try Self.measureSynthetic(
-            base: configuration, topics: topics, changelogPrefix: names.changelogPrefix, records: records,
+            base: configuration, topics: names.synthetic, changelogPrefix: names.changelogPrefix, records: records,
             logger: logger)
 
         // The load generator's gym traffic: its mix, the bare consumer, the Kafka I/O floor and
@@ -108,44 +104,71 @@ public struct Benchmark: Sendable {
         print(gym.summary)
         let peerFigures = try peer.map { name in
             try PeerRun.measure(
-                peer: name, bootstrapServers: bootstrap, input: names.gym.workoutEvents, output: names.peerOutput,
-                records: gym.mix.records, onMock: cluster.isEmbedded, against: gym.zoneStreamRecordsPerSecond)
+                peer: name, bootstrapServers: cluster.bootstrapServers, input: names.gym.workoutEvents,
+                output: names.peerOutput, records: gym.mix.records, onMock: cluster.isEmbedded,
+                against: gym.zoneStreamRecordsPerSecond)
         }
 
-        // 4. Latency at a fixed rate.
-        let latencyRun = BenchProcessorRun(
-            base: configuration, topics: names.latency, group: LatencyRun.group, changelogPrefix: names.changelogPrefix,
+        // 4. Latency at a fixed rate, and the Kafka path's own.
+        let latency = try measureLatency(
+            base: configuration, names: names, kafka: kafka, producer: producer, logger: logger)
+        // 5. Memory per live session, on a `zonestream run` child (only its memory counted).
+        let bytesPerSession = try measureMemory(
+            bootstrap: cluster.bootstrapServers, names: names, producer: producer)
+        latency.printSummary()
+        let report = report(
+            records: records, synthetic: synthetic, gym: gym, peer: peerFigures, latency: latency,
+            bytesPerSession: bytesPerSession)
+        print("\n" + report.table + "\n\n" + gym.table + "\n")
+        try report.write(to: output)
+    }
+
+    /// ZoneStream's latency at a fixed rate, then the same paced traffic through the Kafka path
+    /// alone, its outputs as large as ZoneStream's zone changes were.
+    private func measureLatency(
+        base: ProcessorConfiguration, names: BenchTopics, kafka: KafkaConfiguration, producer: KafkaProducer,
+        logger: Logger
+    ) throws -> LatencyFigures {
+        let rate = smoke ? 2_000 : latencyRate
+        let seconds = smoke ? 2 : latencySeconds
+        let run = BenchProcessorRun(
+            base: base, topics: names.latency, group: LatencyRun.group, changelogPrefix: names.changelogPrefix,
             liveViews: false)
         let latency = try LatencyRun.measure(
-            configuration: latencyRun.configuration, benchKafka: kafka, producer: producer, rate: latencyRate,
-            seconds: latencySeconds,
+            configuration: run.configuration, benchKafka: kafka, producer: producer, rate: rate, seconds: seconds,
             traffic: latencyTraffic, logger: logger)
-        // The latency floor: the same paced traffic through the Kafka path alone, its outputs
-        // as large as ZoneStream's zone changes were.
-        let floorLatency = try LatencyFloor.measure(
+        let floor = try LatencyFloor.measure(
             kafka: kafka, benchKafka: kafka, producer: producer, input: names.latencyFloor.input,
-            output: names.latencyFloor.output,
-            rate: latencyRate, seconds: latencySeconds, traffic: latencyTraffic, outputBytes: latency.meanOutputBytes,
-            logger: logger)
-        // 5. Memory per live session, on a `zonestream run` child (only its memory counted).
+            output: names.latencyFloor.output, rate: rate, seconds: seconds, traffic: latencyTraffic,
+            outputBytes: latency.meanOutputBytes, logger: logger)
+        return LatencyFigures(zoneStream: latency, floor: floor)
+    }
+
+    /// Memory per live session at each of two session counts.
+    private func measureMemory(bootstrap: String, names: BenchTopics, producer: KafkaProducer) throws -> [Double] {
+        let sessionCounts = smoke ? [1_000, 2_000] : [10_000, 100_000]
         let bytesPerSession = try SessionMemory.measure(
             bootstrap: bootstrap, topics: (names.memoryInput, names.changelogPrefix + SessionMemory.group),
-            workers: workers,
-            sessionCounts: sessionCounts, producer: producer,
-            executable: executable
+            workers: workers, sessionCounts: sessionCounts, producer: producer, executable: executable
         ).perSession
         print("bench: RSS per live session: " + SessionMemory.describe(bytesPerSession, sessionCounts: sessionCounts))
-        let figures = LatencyFigures(zoneStream: latency, floor: floorLatency)
-        figures.printSummary()
-        let report = BenchReport(
+        return bytesPerSession
+    }
+
+    private func report(
+        records: Int, synthetic: SyntheticFigures, gym: GymRun.Figures, peer: PeerRun.Figures?,
+        latency figures: LatencyFigures,
+        bytesPerSession: [Double]
+    ) -> BenchReport {
+        BenchReport(
             broker: bootstrapServers ?? "embedded mock cluster of \(brokers) brokers (a child process)",
             machine:
                 "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB",
             records: records, partitions: partitions, workers: workers,
             ceilingRecordsPerSecond: synthetic.ceiling, zoneStreamRecordsPerSecond: synthetic.rate,
             ratio: synthetic.rate / synthetic.ceiling, liveViewsRecordsPerSecond: synthetic.viewsRate,
-            latencyTargetSamplesPerSecond: latencyRate, latencyPartitions: latencyPartitions,
-            latencyTraffic: latencyTraffic.rawValue, latencyAchievedSamplesPerSecond: latency.achievedRate,
+            latencyTargetSamplesPerSecond: smoke ? 2_000 : latencyRate, latencyPartitions: latencyPartitions,
+            latencyTraffic: latencyTraffic.rawValue, latencyAchievedSamplesPerSecond: figures.zoneStreamAchievedRate,
             latencyP50Ms: figures.percentile(0.5), latencyP99Ms: figures.percentile(0.99),
             latencyP999Ms: figures.percentile(0.999), latencyFloorP50Ms: figures.percentile(0.5, of: figures.floor),
             latencyFloorP99Ms: figures.percentile(0.99, of: figures.floor),
@@ -153,10 +176,7 @@ public struct Benchmark: Sendable {
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: bytesPerSession.first ?? 0, bytesPerSession100k: bytesPerSession.last ?? 0,
             throughputOverTime: synthetic.timeline, latencyPercentilesMs: figures.curve(figures.zoneStream),
-            latencyFloorPercentilesMs: figures.curve(figures.floor), gym: gym, peer: peerFigures)
-        print("\n" + report.table + "\n\n" + gym.table + "\n")
-        try report.write(to: output)
-        withExtendedLifetime((producer, preloadProducer)) {}
+            latencyFloorPercentilesMs: figures.curve(figures.floor), gym: gym, peer: peer)
     }
 
     /// The preload's producer: a linger of 100 ms fills batches (up to librdkafka's 1 MB).

@@ -109,23 +109,7 @@ public struct BoardBenchmark: Sendable {
         guard let port = processor.httpPort() else {
             throw BenchError("board bench: the processor did not start: \(processor.output.suffix(800))")
         }
-        print("board bench: \(sessions) members in class, waiting until the processor has them all live")
-        let live = LiveSessionCount.wait(port: port, atLeast: sessions, seconds: 180)
-        if let failure = traffic.failure.withLockedValue({ $0 }) {
-            throw BenchError("board bench: the class traffic stopped: \(failure)")
-        }
-        guard live >= sessions else {
-            throw BenchError("board bench: only \(live) of \(sessions) sessions live after 180 s")
-        }
-        // Until one board shows every tile it will show: the directory has every session.
-        let expectedTiles = min(sessions, boardMaxSessions)
-        let deadline = Date().addingTimeInterval(60)
-        while try BoardStreamProbe.measure(port: port, clients: 1, timeoutSeconds: 10).first?.tiles ?? 0 < expectedTiles
-        {
-            guard Date() < deadline else {
-                throw BenchError("board bench: a board had fewer than \(expectedTiles) tiles after 60 s")
-            }
-        }
+        let live = try waitUntilShown(port: port, traffic: traffic)
         let before = ProcessMemory.residentBytes(pid: processor.pid)
         var measured: [Figures.Wave] = []
         for wave in 1...max(1, waves) {
@@ -147,12 +131,38 @@ public struct BoardBenchmark: Sendable {
                 "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB"
         )
         print(figures.summary)
+        try write(figures)
+        return figures
+    }
+
+    /// Waits until every member is live and one board shows every tile it will show (the
+    /// directory has every session); the live sessions counted.
+    private func waitUntilShown(port: Int, traffic: ClassTraffic) throws -> Int {
+        print("board bench: \(sessions) members in class, waiting until the processor has them all live")
+        let live = LiveSessionCount.wait(port: port, atLeast: sessions, seconds: 180)
+        if let failure = traffic.failure.withLockedValue({ $0 }) {
+            throw BenchError("board bench: the class traffic stopped: \(failure)")
+        }
+        guard live >= sessions else {
+            throw BenchError("board bench: only \(live) of \(sessions) sessions live after 180 s")
+        }
+        let expectedTiles = min(sessions, boardMaxSessions)
+        let deadline = Date().addingTimeInterval(60)
+        while try BoardStreamProbe.measure(port: port, clients: 1, timeoutSeconds: 10).first?.tiles ?? 0 < expectedTiles
+        {
+            guard Date() < deadline else {
+                throw BenchError("board bench: a board had fewer than \(expectedTiles) tiles after 60 s")
+            }
+        }
+        return live
+    }
+
+    private func write(_ figures: Figures) throws {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(figures).write(to: URL(fileURLWithPath: "\(output)/board.json"))
         print("board bench: wrote \(output)/board.json")
-        return figures
     }
 
     static func wave(_ results: [BoardStreamProbe.ClientResult], rssConnected: Int) -> Figures.Wave {

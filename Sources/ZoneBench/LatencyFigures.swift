@@ -7,8 +7,11 @@ struct LatencyFigures {
     let floor: [Double]
     let untilProduced: [Double]
     let outputPath: [Double]
+    /// The samples per second ZoneStream's run achieved.
+    let zoneStreamAchievedRate: Double
 
     init(zoneStream: LatencyRun.Result, floor: LatencyRun.Result) {
+        zoneStreamAchievedRate = zoneStream.achievedRate
         self.zoneStream = zoneStream.latenciesMs.sorted()
         self.floor = floor.latenciesMs.sorted()
         untilProduced = zoneStream.untilProducedMs.sorted()

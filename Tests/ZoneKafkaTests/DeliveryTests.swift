@@ -29,7 +29,7 @@ struct DeliveryTests {
         #expect(list.partitions.map(\.offset) == [5, TopicPartition.beginning])
     }
 
-    @Test func refusedMessagesComeBackWithTheirOriginAndTag() throws {
+    @Test func refusedMessagesComeBackWithTheirContext() throws {
         let broker = try BrokerProcess(partitions: 1, extraArguments: ["--brokers", "2"])
         defer { broker.stop() }
         #expect(broker.control("leader zone-changes 2 1"))
@@ -43,11 +43,13 @@ struct DeliveryTests {
 
         // Refused by the broker: the failure carries the message and what produced it.
         #expect(broker.control("errors 2 0 1 29"))
-        let origin = OutputOrigin(
-            topic: "workout-events", partition: 0, offset: 41, key: Array("s1".utf8), value: Array("{}".utf8))
+        struct Context: Sendable, Equatable {
+            let offset: Int64
+            let kind: Int
+        }
         try producer.produce(
             topic: "zone-changes", key: Array("s1".utf8), value: Array("payload".utf8), tracker: tracker,
-            origin: origin, tag: 7)
+            context: Context(offset: 41, kind: 7))
         try producer.flush(timeoutMs: 10_000)
         let failures = tracker.takeFailures()
         #expect(tracker.inFlight == 0 && failures.count == 1)
@@ -55,8 +57,8 @@ struct DeliveryTests {
         #expect(
             failure.topic == "zone-changes" && failure.value == Array("payload".utf8) && failure.key == Array("s1".utf8)
         )
-        #expect(failure.error.code == 29 && failure.isPermanent && failure.tag == 7)
-        #expect(failure.origin?.offset == 41 && failure.origin?.value == Array("{}".utf8))
+        #expect(failure.error.code == 29 && failure.isPermanent)
+        #expect(failure.context as? Context == Context(offset: 41, kind: 7))
         #expect(tracker.takeFailures().isEmpty, "each failure is taken once")
 
         // Refused before it is queued (over message.max.bytes): thrown, nothing left in flight.

@@ -37,47 +37,8 @@ enum SampleFastPath {
                 fields.markSeen(field)
             else { return nil }
             position += 1 + keyLength
-            switch field {
-            case .type:
-                // Only samples take this path; every other type is the general path's.
-                guard text.matches("\"sample\"", at: position) else { return nil }
-                position += 8
-            case .quantity:
-                var nameLength = 0
-                guard position < count, text[position] == quote,
-                    let quantity = EventValidator.quantity(matching: { name in
-                        nameLength = name.utf8CodeUnitCount
-                        let end = position + 1 + nameLength
-                        return end < count && text[end] == quote && text.matches(name, at: position + 1)
-                    })
-                else { return nil }
-                fields.quantity = quantity
-                position += nameLength + 2
-            case .session, .unit, .person:
-                guard position < count, text[position] == quote, let end = stringEnd(text, from: position + 1) else {
-                    return nil
-                }
-                let span = (position + 1)..<end
-                if field == .session {
-                    fields.session = span
-                } else if field == .unit {
-                    fields.unit = span
-                } else {
-                    fields.person = span
-                }
-                position = end + 1
-            case .ts:
-                // Not negative, at most 15 digits: within 0...2^53.
-                guard let (end, timestamp) = integer(text, from: position), end - position <= 15 else { return nil }
-                fields.timestamp = Int64(timestamp)
-                position = end
-            case .value:
-                guard let (end, value) = number(text, from: position) else { return nil }
-                fields.value = value
-                position = end
-            case .intervalMs, .values, .activity, .zones, .sessionClass:
-                return nil
-            }
+            guard let end = readValue(of: field, text, at: position, into: &fields) else { return nil }
+            position = end
             // A number must be followed by a separator: `1e5`, `1.`, `01` end here.
             guard position < count else { return nil }
             if text[position] == UInt8(ascii: ",") {
@@ -89,6 +50,56 @@ enum SampleFastPath {
             }
         }
         return event(text, fields, key: key, ids: &ids)
+    }
+
+    /// Reads the value of `field` at `position` into `fields`: the position after it, or nil
+    /// when the value is not in the subset.
+    @inline(__always)
+    private static func readValue(of field: EventField, _ text: SampleText, at position: Int, into fields: inout Fields)
+        -> Int?
+    {
+        let count = text.count
+        switch field {
+        case .type:
+            // Only samples take this path; every other type is the general path's.
+            guard text.matches("\"sample\"", at: position) else { return nil }
+            return position + 8
+        case .quantity:
+            var nameLength = 0
+            guard position < count, text[position] == quote,
+                let quantity = EventValidator.quantity(matching: { name in
+                    nameLength = name.utf8CodeUnitCount
+                    let end = position + 1 + nameLength
+                    return end < count && text[end] == quote && text.matches(name, at: position + 1)
+                })
+            else { return nil }
+            fields.quantity = quantity
+            return position + nameLength + 2
+        case .session, .unit, .person:
+            guard position < count, text[position] == quote, let end = stringEnd(text, from: position + 1) else {
+                return nil
+            }
+            let span = (position + 1)..<end
+            if field == .session {
+                fields.session = span
+            } else if field == .unit {
+                fields.unit = span
+            } else {
+                fields.person = span
+            }
+            return end + 1
+        case .ts:
+            // Not negative, at most 15 digits: within 0...2^53.
+            guard let (end, timestamp) = integer(text, from: position), end - position <= 15 else { return nil }
+            fields.timestamp = Int64(timestamp)
+            return end
+        case .value:
+            guard let (end, value) = number(text, from: position) else { return nil }
+            fields.value = value
+            return end
+        case .intervalMs, .values, .activity, .zones, .sessionClass:
+            return nil
+        }
     }
 
     /// The event of a record in the subset, or nil when the general path has to judge it.
@@ -157,64 +168,6 @@ enum SampleFastPath {
             index += 1
         }
         return nil
-    }
-
-    /// The end and value of an integer without sign at `start`: `0` or [1-9][0-9]*, at most
-    /// 18 digits (so the value cannot overflow). The scan and the conversion are one pass,
-    /// the first eight digits in one step when they are all digits.
-    @inline(__always)
-    private static func integer(_ text: SampleText, from start: Int) -> (Int, UInt64)? {
-        var index = start
-        var value: UInt64 = 0
-        if start + 8 <= text.count, case let word = text.word(at: start), SampleText.isEightDigits(word) {
-            value = SampleText.eightDigitsValue(word)
-            index += 8
-        }
-        // One bound for the loop: the end of the text or the 18th digit.
-        let limit = min(text.count, start &+ 18)
-        while index < limit {
-            let digit = text[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            value = value &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
-        let count = index - start
-        guard count >= 1, count == 1 || text[start] != UInt8(ascii: "0") else { return nil }
-        return (index, value)
-    }
-
-    /// The end and value of a JSON number at `start`: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)?,
-    /// at most 15 digits in all, so it converts exactly and fits any range checked here; nil
-    /// otherwise. Converted as it is scanned, as the general path converts it: an integer as
-    /// an `Int64` (so `-0` is 0), a fraction by ``NumberText/decimal(mantissa:fractionDigits:negative:)``.
-    @inline(__always)
-    private static func number(_ text: SampleText, from start: Int) -> (Int, Double)? {
-        var index = start
-        let negative = index < text.count && text[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        guard let (integerEnd, integerValue) = integer(text, from: index) else { return nil }
-        let count = integerEnd - index
-        index = integerEnd
-        guard index < text.count && text[index] == UInt8(ascii: ".") else {
-            guard count <= 15 else { return nil }
-            let magnitude = Int64(integerValue)
-            return (index, Double(negative ? -magnitude : magnitude))
-        }
-        index += 1
-        let fractionStart = index
-        var mantissa = integerValue
-        // The end of the text or the 15th digit in all.
-        let limit = min(text.count, index &+ max(0, 15 &- count))
-        while index < limit {
-            let digit = text[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
-        guard index > fractionStart, index >= text.count || text[index] &- UInt8(ascii: "0") >= 10 else { return nil }
-        return (
-            index, NumberText.decimal(mantissa: mantissa, fractionDigits: index - fractionStart, negative: negative)
-        )
     }
 
     /// What the pass found: each field at most once (a repeated key is jansson's last-wins

@@ -45,8 +45,25 @@ public struct WorkoutFinishedWriter {
         text.appendInteger(summary.pausedMs)
         text.append(#","zone_groups":"#)
         appendZoneGroups(summary.zoneGroups)
-        text.append(#","activities":["#)
-        for (index, activity) in summary.activities.enumerated() {
+        text.append(#","activities":"#)
+        appendActivities(summary.activities)
+        text.append(#","statistics":"#)
+        appendStatistics(summary.statistics)
+        text.append(#","effort":"#)
+        appendEffort(summary.effort)
+        text.append(#","quality":"#)
+        appendQuality(summary)
+        if let normalized = summary.normalizedZoneGroups {
+            text.append(#","normalized_zone_groups":"#)
+            appendZoneGroups(normalized)
+        }
+        text.append("}")
+    }
+
+    /// `[{"activity",…,"zone_groups"},…]`: the workout's activities in order.
+    private mutating func appendActivities(_ activities: [WorkoutSummary.Activity]) {
+        text.append("[")
+        for (index, activity) in activities.enumerated() {
             if index > 0 { text.append(",") }
             text.append(#"{"activity":"#)
             text.appendString(activity.name)
@@ -58,8 +75,13 @@ public struct WorkoutFinishedWriter {
             appendZoneGroups(activity.zoneGroups)
             text.append("}")
         }
-        text.append(#"],"statistics":{"#)
-        for (index, entry) in summary.statistics.enumerated() {
+        text.append("]")
+    }
+
+    /// `{"heart_rate":{"min","max","avg","samples"},…}`, each quantity that had samples.
+    private mutating func appendStatistics(_ statistics: [WorkoutSummary.Statistics]) {
+        text.append("{")
+        for (index, entry) in statistics.enumerated() {
             if index > 0 { text.append(",") }
             appendKey(entry.quantity)
             text.append(#"{"min":"#)
@@ -72,9 +94,12 @@ public struct WorkoutFinishedWriter {
             text.appendInteger(Int64(entry.samples))
             text.append("}")
         }
-        text.append(#"},"effort":"#)
-        appendEffort(summary.effort)
-        text.append(#","quality":{"late_samples":"#)
+        text.append("}")
+    }
+
+    /// `{"late_samples",…,"untracked_ms":{…}}`.
+    private mutating func appendQuality(_ summary: WorkoutSummary) {
+        text.append(#"{"late_samples":"#)
         text.appendInteger(Int64(summary.lateSamples))
         text.append(#","duplicate_samples":"#)
         text.appendInteger(Int64(summary.duplicateSamples))
@@ -87,11 +112,6 @@ public struct WorkoutFinishedWriter {
             text.appendInteger(entry.milliseconds)
         }
         text.append("}}")
-        if let normalized = summary.normalizedZoneGroups {
-            text.append(#","normalized_zone_groups":"#)
-            appendZoneGroups(normalized)
-        }
-        text.append("}")
     }
 
     /// `{"heart_rate":{"max_hr",…},"cycling_power":{"kilojoules"}}`, each where it is counted.

@@ -44,7 +44,7 @@ public final class KafkaProducer: @unchecked Sendable {
         let handle: OpaquePointer?
     }
 
-    /// The topic `name`, for ``produce(to:key:value:tracker:partition:origin:tag:)``.
+    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:)``.
     public func topic(_ name: String) -> Topic {
         topics.withLockedValue { cache in
             if let handle = cache[name] { return Topic(name: name, handle: handle) }
@@ -55,27 +55,26 @@ public final class KafkaProducer: @unchecked Sendable {
     }
 
     /// Queues one record (copied), partitioned by key unless `partition` is given. Waits while
-    /// librdkafka's queue is full. `origin` and `tag` come back in a ``DeliveryFailure`` if the
+    /// librdkafka's queue is full. `context` comes back in a ``DeliveryFailure`` if the
     /// record is refused; a record refused here (too large, unknown topic) throws instead.
     public func produce(
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, origin: OutputOrigin? = nil, tag: Int = 0
+        partition: Int32? = nil, context: (any Sendable)? = nil
     ) throws(KafkaError) {
         try produce(
-            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, origin: origin,
-            tag: tag)
+            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, context: context)
     }
 
-    /// ``produce(topic:key:value:tracker:partition:origin:tag:)`` to a topic looked up before.
+    /// ``produce(topic:key:value:tracker:partition:context:)`` to a topic looked up before.
     public func produce(
         to topic: Topic, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, origin: OutputOrigin? = nil, tag: Int = 0
+        partition: Int32? = nil, context: (any Sendable)? = nil
     ) throws(KafkaError) {
         guard let handle = topic.handle else {
             throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic.name)")
         }
         let receipt = tracker.map {
-            Unmanaged.passRetained(DeliveryReceipt(tracker: $0, origin: origin, partition: partition, tag: tag))
+            Unmanaged.passRetained(DeliveryReceipt(tracker: $0, context: context, partition: partition))
         }
         tracker?.willProduce()
         while true {
@@ -99,7 +98,7 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Convenience for byte arrays.
     public func produce(
         topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil,
-        origin: OutputOrigin? = nil, tag: Int = 0
+        context: (any Sendable)? = nil
     ) throws(KafkaError) {
         let keyCopy = key ?? []
         let valueCopy = value ?? []
@@ -108,7 +107,7 @@ public final class KafkaProducer: @unchecked Sendable {
                 Result { () throws(KafkaError) in
                     try produce(
                         topic: topic, key: key == nil ? nil : keyBuffer, value: value == nil ? nil : valueBuffer,
-                        tracker: tracker, partition: partition, origin: origin, tag: tag)
+                        tracker: tracker, partition: partition, context: context)
                 }
             }
         }
@@ -149,6 +148,6 @@ private func deliveryReportCallback(
         key: bytes(message.pointee.key, message.pointee.key_len),
         value: bytes(message.pointee.payload, message.pointee.len) ?? [],
         error: KafkaError(error, operation: "delivering \(message.pointee.len) bytes to \(topic)"),
-        origin: receipt.origin, tag: receipt.tag)
+        context: receipt.context)
     receipt.tracker.reported(failure: failure)
 }

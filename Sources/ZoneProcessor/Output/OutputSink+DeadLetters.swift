@@ -41,7 +41,8 @@ extension OutputSink {
         let origin = origin ?? self.origin(session: "")
         do {
             try producer.produce(
-                topic: topics.deadLetters, key: key, value: value, tracker: tracker, origin: origin, tag: kind.rawValue)
+                topic: topics.deadLetters, key: key, value: value, tracker: tracker,
+                context: OutputContext(origin: origin, kind: kind))
         } catch {
             deadLetterRefused(kind: kind, key: key, size: value.count, error: error, origin: origin, into: tracker)
         }
@@ -87,7 +88,7 @@ extension OutputSink {
             do {
                 try producer.produce(
                     topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                    partition: failure.partition, origin: failure.origin, tag: failure.tag)
+                    partition: failure.partition, context: failure.context)
             } catch {
                 // Refused before it was queued (e.g. a fatal producer state): answered as refused.
                 refusedForGood(failure, error: error, into: tracker)
@@ -98,10 +99,11 @@ extension OutputSink {
     }
 
     private mutating func refusedForGood(_ failure: DeliveryFailure, error: KafkaError, into tracker: DeliveryTracker) {
+        let context = failure.context as? OutputContext
         let origin =
-            failure.origin
+            context?.origin
             ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
-        switch OutputKind(rawValue: failure.tag) ?? .output {
+        switch context?.kind ?? .output {
         case .output:
             rejectOutput(topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
         case let kind:

@@ -159,8 +159,8 @@ struct OutputSink: SessionEventSink {
         return id.withUTF8 { key -> (error: KafkaError, size: Int)? in
             do throws(KafkaError) {
                 try producer.produce(
-                    to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker, origin: origin,
-                    tag: OutputKind.output.rawValue)
+                    to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker,
+                    context: OutputContext(origin: origin, kind: .output))
                 return nil
             } catch {
                 return (error, value.count)

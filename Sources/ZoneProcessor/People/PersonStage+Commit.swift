@@ -74,14 +74,14 @@ extension PersonStage {
             let failures = tracker.takeFailures()
             if failures.isEmpty && tracker.inFlight == 0 { return true }
             for failure in failures {
-                guard let origin = failure.origin else { continue }
+                guard let origin = (failure.context as? OutputContext)?.origin else { continue }
                 if failure.isPermanent {
                     refused(topic: failure.topic, error: failure.error, origin: origin)
                 } else {
                     do {
                         try producer.produce(
                             topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                            partition: failure.partition, origin: origin)
+                            partition: failure.partition, context: failure.context)
                     } catch {
                         refused(topic: failure.topic, error: error, origin: origin)
                     }

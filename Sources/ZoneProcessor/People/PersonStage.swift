@@ -178,8 +178,8 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
         do {
             try producer.produce(
-                topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition, origin: origin
-            )
+                topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition,
+                context: OutputContext(origin: origin, kind: .output))
         } catch {
             refused(topic: topic, error: error, origin: origin)
         }

@@ -195,44 +195,6 @@ struct WorkerLoop {
         sink.zoneChangeCount = 0
     }
 
-    /// Ends sessions idle for the idle timeout by their partition's idle clock, which runs only
-    /// while the partition is caught up and not after a stall (``IdleClock``).
-    mutating func expireIdleSessions(now: Int64) {
-        for partition in Array(partitions.keys) {
-            let caughtUp = isCaughtUp(partition)
-            let graceMs = stallGraceMs
-            guard
-                partitions[partition]?.idleClock.advance(
-                    to: now, caughtUp: caughtUp, stallMs: Self.stallMs, graceMs: graceMs) == true,
-                let time = partitions[partition]?.idleClock.time(at: now)
-            else { continue }
-            sink.beginWithoutRecord(partition: partition)
-            partitions[partition]?.store.expire(wallMs: time, sink: &sink)
-        }
-        updateLiveSessions()
-    }
-
-    /// A gap between idle checks (every second) longer than this is a stall of the worker.
-    static let stallMs: Int64 = 5_000
-
-    /// How long idle timeouts wait after a stall: the group's session timeout, in which a
-    /// replaced member learns that it lost its partitions.
-    var stallGraceMs: Int64 {
-        Int64(max(context.configuration.sessionTimeoutMs, 6_000))
-    }
-
-    /// Whether this instance has read every record the broker held for `partition`, as far as
-    /// the last fetch response told (no request to the broker).
-    func isCaughtUp(_ partition: Int32) -> Bool {
-        let topicPartition = TopicPartition(topic: context.configuration.topics.workoutEvents, partition: partition)
-        guard let state = partitions[partition], let marks = context.consumer.knownWatermarks(topicPartition) else {
-            return false
-        }
-        if marks.high <= marks.low { return true }
-        let position = (try? context.consumer.positions([topicPartition]).first?.offset) ?? -1
-        return max(position, state.nextOffset, state.assignedOffset) >= marks.high
-    }
-
     /// Publishes this worker's live-session count (the processor sums the workers').
     func updateLiveSessions() {
         let live = partitions.values.reduce(0) { $0 + $1.store.liveCount }

@@ -1,0 +1,53 @@
+import Foundation
+import ZoneEngine
+import ZoneKafka
+import ZoneProcessor
+
+extension SettingsLoader {
+    /// The processor configuration these settings describe, for the given bootstrap servers.
+    func processorConfiguration(bootstrapServers: String) throws(SettingsError) -> ProcessorConfiguration {
+        var configuration = ProcessorConfiguration(
+            kafka: KafkaConfiguration(
+                bootstrapServers: bootstrapServers, clientID: string("kafka.client_id"), properties: kafkaProperties))
+        configuration.groupID = string("group_id")
+        configuration.workers = integer("workers")
+        configuration.commitIntervalMs = integer("commit_interval_ms")
+        configuration.batchSize = integer("batch_size")
+        configuration.maxMessageBytes = integer("max_message_bytes")
+        configuration.profilesCatchUpMs = integer("profiles_catch_up_ms")
+        configuration.heapTrimIntervalMs = integer("memory.trim_interval_ms")
+        configuration.createTopicPartitions = integer("create_topics.partitions")
+        configuration.createTopicReplication = integer("create_topics.replication_factor")
+        configuration.engine = EngineSettings(
+            maxGapMs: Int64(integer("max_gap_ms")),
+            zoneChangeMinDwellMs: Int64(integer("zone_change_min_dwell_ms")),
+            normalization: PerQuantity(
+                heartRate: try normalization(.heartRate), cyclingPower: try normalization(.cyclingPower)),
+            idleTimeoutMs: Int64(integer("idle_timeout_s")) * 1000,
+            finishedRetentionMs: Int64(integer("finished_retention_s")) * 1000,
+            reorderWindowMs: Int64(integer("reorder_window_ms")))
+        configuration.maxLiveSessions = integer("max_live_sessions")
+        configuration.maxProfiles = integer("max_profiles")
+        configuration.standbySessions = integer("state.standby_sessions")
+        configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
+        configuration.transactionalIDPrefix = string("transactional_id_prefix")
+        let instanceID = string("instance_id").trimmingCharacters(in: .whitespaces)
+        configuration.instanceID = instanceID.isEmpty ? nil : instanceID
+        configuration.statisticsIntervalMs = integer("metrics.statistics_interval_ms")
+        configuration.progressIntervalMs = integer("metrics.progress_interval_s") * 1000
+        configuration.snapshotFormat = UInt8(integer("changelog.snapshot_format"))
+        configuration.publishesLiveSessions = boolean("http.enabled")
+        var topics = Topics()
+        topics.workoutEvents = string("topics.workout_events")
+        topics.zoneProfiles = string("topics.zone_profiles")
+        topics.zoneChanges = string("topics.zone_changes")
+        topics.workoutsFinished = string("topics.workouts_finished")
+        topics.deadLetters = string("topics.dead_letters")
+        topics.changelog = string("topics.changelog")
+        topics.personSummaries = string("topics.person_summaries")
+        topics.personWorkouts = string("topics.person_workouts")
+        topics.personChangelog = string("topics.person_changelog")
+        configuration.topics = topics
+        return configuration
+    }
+}
