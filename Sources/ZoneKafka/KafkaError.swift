@@ -17,6 +17,21 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
         self.init(code: error.rawValue, message: String(cString: rd_kafka_err2str(error)), operation: operation)
     }
 
+    /// The error in an `rd_kafka_error_t` (which it frees), nil when there is none.
+    init?(taking error: OpaquePointer?, operation: String) {
+        guard let error else { return nil }
+        defer { rd_kafka_error_destroy(error) }
+        self.init(
+            code: rd_kafka_error_code(error).rawValue, message: String(cString: rd_kafka_error_string(error)),
+            operation: operation)
+    }
+
+    /// The error of a result code, nil when it is RD_KAFKA_RESP_ERR_NO_ERROR.
+    init?(result error: rd_kafka_resp_err_t, operation: String) {
+        guard error != RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        self.init(code: error.rawValue, message: String(cString: rd_kafka_err2str(error)), operation: operation)
+    }
+
     public var description: String { "\(operation): \(message) (code \(code))" }
 
     /// Delivery errors that producing again cannot fix: the broker refused the record for

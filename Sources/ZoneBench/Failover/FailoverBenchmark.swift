@@ -31,8 +31,20 @@ public struct FailoverBenchmark {
     /// Run the instances exactly once; the load generator's check then fails on any repeated
     /// output (needs a broker with transaction markers: not the embedded one).
     public var exactlyOnce = false
+    /// Rebalance cooperatively (librdkafka's `cooperative-sticky` assignment): only the
+    /// partitions that move are revoked.
+    public var cooperative = false
 
     public init() {}
+
+    /// The assignment strategy the instances use.
+    var assignmentStrategy: String { cooperative ? "cooperative-sticky" : "range,roundrobin (eager)" }
+
+    /// The settings every instance gets for the guarantee and assignment asked for.
+    var instanceSettings: [String] {
+        (exactlyOnce ? ["--set", "processing_guarantee=exactly_once"] : [])
+            + (cooperative ? ["--set", "kafka.properties.partition.assignment.strategy=cooperative-sticky"] : [])
+    }
 
     /// What a step does to the group.
     public enum StepKind: String, CaseIterable, Sendable {
@@ -90,6 +102,8 @@ public struct FailoverBenchmark {
         public let sessionTimeoutMs: Int
         /// `at_least_once` or `exactly_once`.
         public let processingGuarantee: String
+        /// librdkafka's `partition.assignment.strategy`: eager, or cooperative-sticky.
+        public let assignmentStrategy: String
         public let summary: [StepSummary]
         /// Each run's steps, in order.
         public let runs: [[Step]]
@@ -113,7 +127,8 @@ public struct FailoverBenchmark {
         let report = Report(
             broker: external?.name ?? "embedded (zonestream broker)", instances: instances, members: members,
             partitions: partitions, sessionTimeoutMs: 6_000,
-            processingGuarantee: exactlyOnce ? "exactly_once" : "at_least_once", summary: summary,
+            processingGuarantee: exactlyOnce ? "exactly_once" : "at_least_once",
+            assignmentStrategy: assignmentStrategy, summary: summary,
             runs: measured.map(\.steps),
             loadgenChecks: measured.map(\.check))
         try write(report)
@@ -127,8 +142,7 @@ public struct FailoverBenchmark {
         defer { embedded?.stop() }
         let bootstrap = external?.bootstrapServers ?? embedded?.bootstrapServers ?? ""
         var group = FailoverGroup(
-            bootstrap: bootstrap, executable: executable,
-            extra: exactlyOnce ? ["--set", "processing_guarantee=exactly_once"] : [])
+            bootstrap: bootstrap, executable: executable, extra: instanceSettings)
         for _ in 0..<instances { try group.add() }
         try group.waitUntilReady()
         let durationSeconds = steps.count * (stepSeconds + settleSeconds + 15) + 20
@@ -217,7 +231,7 @@ public struct FailoverBenchmark {
     /// `-<name>` for an external cluster (its name's first word, lowercased), then
     /// `-exactly-once` when so: `failover-noida-exactly-once.json`.
     private var fileSuffix: String {
-        let guarantee = exactlyOnce ? "-exactly-once" : ""
+        let guarantee = (exactlyOnce ? "-exactly-once" : "") + (cooperative ? "-cooperative" : "")
         guard let name = external?.name else { return guarantee }
         let word = name.lowercased().prefix { $0.isLetter || $0.isNumber }
         return (word.isEmpty ? "-external" : "-\(word)") + guarantee

@@ -1,6 +1,7 @@
 import CRdKafka
 public import Logging
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// What a consumer-group member is told on a rebalance. Called on the thread that polls
 /// the consumer, inside the rebalance: when `revoked` returns, the partitions are released,
@@ -23,10 +24,13 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Set by ``subscribe(_:listener:)``, cleared by ``close()``, read by the rebalance callback.
     private let listener = NIOLockedValueBox<(any RebalanceListener)?>(nil)
     private var closed = false
+    /// Set when the broker answers a commit with REBALANCE_IN_PROGRESS, cleared by the next
+    /// rebalance callback (the member is then in the group's new generation).
+    private let commitsHeld = Atomic<Bool>(false)
 
-    /// Defaults below the user's settings: manual commits, start at the beginning,
-    /// eager rebalancing (partitions move whole, so sessions move whole), and short fetch
-    /// waits, since live screens want zone changes within milliseconds.
+    /// Defaults below the user's settings: manual commits, start at the beginning, and short
+    /// fetch waits, since live screens want zone changes within milliseconds. The assignment
+    /// strategy is librdkafka's (eager) unless the user's settings name another.
     public static let defaultProperties: [String: String] = [
         // A broker that cuts an empty fetch's wait short when data arrives (Kafka) makes this
         // only the pace of empty fetches of an idle consumer; the mock waits it out in full,
@@ -140,10 +144,24 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// Commits `offsets` (each the next offset to read) and waits for the broker's answer.
+    ///
+    /// While the group rebalances (from a commit the broker refused as REBALANCE_IN_PROGRESS
+    /// until the next rebalance callback) a commit is not sent but throws that error at once: sent
+    /// then, it could carry a generation the broker has just replaced, and librdkafka takes an
+    /// ILLEGAL_GENERATION answer for a lost assignment, so a cooperative member would give up all
+    /// its partitions instead of the few that move.
     public func commit(_ offsets: [TopicPartition]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
+        let operation = "committing \(offsets.count) offsets"
+        guard !commitsHeld.load(ordering: .acquiring) else {
+            throw KafkaError(
+                RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS,
+                operation: operation + " (held until the group's rebalance ends)")
+        }
         let list = try RDKafkaTopicPartitionList(offsets)
-        try KafkaError.check(rd_kafka_commit(client.handle, list.pointer, 0), "committing \(offsets.count) offsets")
+        let result = rd_kafka_commit(client.handle, list.pointer, 0)
+        if result == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS { commitsHeld.store(true, ordering: .releasing) }
+        try KafkaError.check(result, operation)
     }
 
     /// The committed offsets of `partitions` (the next offset to read; negative when none).
@@ -193,34 +211,56 @@ public final class KafkaConsumer: @unchecked Sendable {
         listener.withLockedValue { $0 = nil }
     }
 
+    /// Applies a rebalance after telling the listener. With the cooperative protocol
+    /// (`partition.assignment.strategy=cooperative-sticky`) the lists hold only the partitions
+    /// that move, and are added to or taken from the assignment; with the eager protocols they
+    /// hold the whole assignment, given or taken back.
     func rebalance(
         _ error: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
     ) {
         let partitions = RDKafkaTopicPartitionList.read(list)
         let listener = listener.withLockedValue { $0 }
-        let result: rd_kafka_resp_err_t
+        commitsHeld.store(false, ordering: .releasing)
+        let cooperative = rd_kafka_rebalance_protocol(client.handle).map { String(cString: $0) } == "COOPERATIVE"
+        let failure: KafkaError?
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
             logger.debug("partitions assigned", metadata: ["partitions": "\(partitions)"])
             listener?.assigned(partitions, consumer: self)
-            result = rd_kafka_assign(client.handle, list)
+            failure =
+                cooperative
+                ? KafkaError(taking: rd_kafka_incremental_assign(client.handle, list), operation: "assigning")
+                : KafkaError(result: rd_kafka_assign(client.handle, list), operation: "assigning")
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
-            logger.debug("partitions revoked", metadata: ["partitions": "\(partitions)"])
+            if rd_kafka_assignment_lost(client.handle) != 0 {
+                // The group went on without this member (a commit or sync of a generation it had
+                // replaced, a missed session timeout): what it held may already be someone else's.
+                logger.warning(
+                    "assignment lost; its partitions are given up", metadata: ["partitions": "\(partitions)"])
+            } else {
+                logger.debug("partitions revoked", metadata: ["partitions": "\(partitions)"])
+            }
             listener?.revoked(partitions, consumer: self)
-            result = rd_kafka_assign(client.handle, nil)
+            failure = unassign(list, cooperative: cooperative)
         default:
             logger.error("rebalance failed", metadata: ["error": "\(KafkaError(error, operation: "rebalance"))"])
-            result = rd_kafka_assign(client.handle, nil)
+            failure = unassign(list, cooperative: cooperative)
         }
         // A failed assign leaves the group's view and ours apart: say so loudly; librdkafka
         // rejoins the group on its next poll.
-        if result != RD_KAFKA_RESP_ERR_NO_ERROR {
+        if let failure {
             logger.error(
                 "applying a rebalance failed",
-                metadata: [
-                    "error": "\(KafkaError(result, operation: "assigning \(partitions.count) partitions"))"
-                ])
+                metadata: ["error": "\(failure)", "partitions": .stringConvertible(partitions.count)])
         }
+    }
+
+    private func unassign(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>, cooperative: Bool)
+        -> KafkaError?
+    {
+        cooperative
+            ? KafkaError(taking: rd_kafka_incremental_unassign(client.handle, list), operation: "unassigning")
+            : KafkaError(result: rd_kafka_assign(client.handle, nil), operation: "unassigning")
     }
 }
 

@@ -34,6 +34,8 @@ struct FailoverBenchCommand: ParsableCommand {
         help:
             "Run the instances exactly once; the check then fails on any repeated output (not on the embedded broker).")
     var exactlyOnce = false
+    @Flag(help: "Rebalance cooperatively (cooperative-sticky): only the partitions that move are revoked.")
+    var cooperative = false
     @Flag(help: "A small, quick run (for CI): checks the benchmark works, measures nothing meaningful.") var quick =
         false
 
@@ -72,6 +74,7 @@ struct FailoverBenchCommand: ParsableCommand {
         if let cluster { benchmark.external = (cluster, brokerName) }
         benchmark.smoke = quick
         benchmark.exactlyOnce = exactlyOnce
+        benchmark.cooperative = cooperative
         let report = try benchmark.run(runs: quick ? 1 : repeats)
         for check in report.loadgenChecks { print("load generator: \(check)") }
         if !report.allExact { throw ExitCode.failure }
