@@ -23,6 +23,8 @@ public struct MemoryBenchmark: Sendable {
     public var measuresRestore = true
     /// After the rounds, measure a second instance's warm standbys of the first one's sessions.
     public var measuresStandby = false
+    /// Persons whose profiles a processor reads, to measure the profile table per person (0: not measured).
+    public var profilePersons = 0
 
     public init(
         sessionCounts: [Int], workers: Int, runs: Int, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -38,12 +40,26 @@ public struct MemoryBenchmark: Sendable {
         let inputs = (1...max(1, runs)).map { "\(SessionMemory.inputTopic)-\($0)" }
         let changelogs = inputs.map { "bench-changelog-\($0)" }
         let broker = try BrokerProcess(
-            partitions: partitions, extraArguments: ["--extra-topics", (inputs + changelogs).joined(separator: ",")],
+            partitions: partitions,
+            extraArguments: [
+                "--extra-topics",
+                (inputs + changelogs + [ProfileMemory.topic, ProfileMemory.emptyTopic]).joined(separator: ","),
+            ],
             executable: executable)
         defer { broker.stop() }
         let producer = try KafkaProducer(
             configuration: KafkaConfiguration(
                 bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench-memory"))
+        if profilePersons > 0 {
+            let profiles = try ProfileMemory.measure(
+                bootstrap: broker.bootstrapServers, persons: profilePersons, producer: producer,
+                executable: processorExecutable ?? executable, extraSettings: processorSettings)
+            print(
+                String(
+                    format: "bench memory: profile table: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
+                    profiles.bytesPerPerson, profiles.persons, Double(profiles.withBytes) / 1e6,
+                    Double(profiles.withoutBytes) / 1e6))
+        }
         var all: [[Double]] = []
         for (input, changelog) in zip(inputs, changelogs) {
             let measured = try SessionMemory.measure(

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import ZoneEngine
-import ZoneProcessor
 import ZoneTestSupport
+
+@testable import ZoneProcessor
 
 /// The profile table is bounded (`max_profiles`): past the cap a new person's profile is
 /// refused and counted, while updates and deletions of persons it holds still apply.
@@ -19,6 +20,26 @@ struct ProfileTableTests {
         #expect(table.profile(for: "a")?.age == 40)
         table.delete("b")
         #expect(table.upsert(PersonProfile(person: "c", age: 32)), "room again after a deletion")
+    }
+
+    /// The table keeps a person in a compact form and gives back the very profile it took:
+    /// every figure, the absent ones absent, and preferred zones when there are any.
+    @Test func aStoredProfileIsTheProfileItWasAndSmall() throws {
+        let zones = try ZoneConfiguration.validated(
+            quantity: .heartRate, source: .user, boundaries: [120, 140, 160, 180], unit: "count/min")
+        let profiles = [
+            PersonProfile(
+                person: "gym1/member-00017", name: "Ana", age: 38.5, restingHeartRate: 52, maximumHeartRate: 187,
+                functionalThresholdPower: 240, weightKg: 61.3, sex: .female,
+                preferredZones: PerQuantity(heartRate: zones, cyclingPower: nil)),
+            PersonProfile(person: "p2", age: 40),
+            PersonProfile(person: "p3"),
+        ]
+        let table = ProfileTable()
+        for profile in profiles { table.upsert(profile) }
+        for profile in profiles { #expect(table.profile(for: profile.person) == profile) }
+        #expect(MemoryLayout<StoredProfile>.stride <= 72, "\(MemoryLayout<StoredProfile>.stride) bytes")
+        #expect(MemoryLayout<PersonProfile>.stride >= 3 * MemoryLayout<StoredProfile>.stride)
     }
 
     /// Through the broker: five persons' profiles against a cap of three; two are refused and

@@ -24,6 +24,8 @@ struct MemoryBenchCommand: ParsableCommand {
     var restore = true
     @Flag(help: "After the rounds, measure the warm standbys a second instance keeps of the first one's sessions.")
     var standby = false
+    @Option(help: "Measure the profile table with this many persons' profiles first (0: not measured).")
+    var profiles = 0
 
     var sessionCounts: [Int] {
         sessions.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -41,6 +43,7 @@ struct MemoryBenchCommand: ParsableCommand {
         try requireOption("--worker-threads", workerThreads, in: 1...64)
         try requireOption("--runs", runs, in: 1...20)
         try requireOption("--broker-partitions", brokerPartitions, in: 1...256)
+        try requireOption("--profiles", profiles, in: 0...2_000_000)
         for setting in settings where !setting.contains("=") {
             throw ValidationError("--set takes KEY=VALUE (got '\(setting)')")
         }
@@ -52,6 +55,7 @@ struct MemoryBenchCommand: ParsableCommand {
         benchmark.partitions = brokerPartitions
         benchmark.measuresRestore = restore
         benchmark.measuresStandby = standby
+        benchmark.profilePersons = profiles
         benchmark.processorExecutable = processorExecutable.map { URL(fileURLWithPath: $0) }
         _ = try benchmark.run()
     }
