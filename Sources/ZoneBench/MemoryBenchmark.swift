@@ -57,7 +57,7 @@ public struct MemoryBenchmark: Sendable {
             print(
                 String(
                     format: "bench memory: profile table: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
-                    profiles.bytesPerPerson, profiles.persons, Double(profiles.withBytes) / 1e6,
+                    profiles.bytesEach, profiles.count, Double(profiles.withBytes) / 1e6,
                     Double(profiles.withoutBytes) / 1e6))
         }
         var all: [[Double]] = []
@@ -74,7 +74,7 @@ public struct MemoryBenchmark: Sendable {
                     String(
                         format:
                             "bench memory: warm standbys: %.0f bytes per standby session (%d sessions: a second instance held %.0f MB with them, %.0f MB without)",
-                        standby.bytesPerSession, standby.sessions, Double(standby.withBytes) / 1e6,
+                        standby.bytesEach, standby.count, Double(standby.withBytes) / 1e6,
                         Double(standby.withoutBytes) / 1e6))
             }
             if let restore = measured.restore {

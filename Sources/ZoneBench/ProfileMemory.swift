@@ -10,16 +10,9 @@ enum ProfileMemory {
     static let topic = "bench-memory-profiles"
     static let emptyTopic = "bench-memory-profiles-empty"
 
-    struct Figures: Sendable {
-        let persons: Int
-        let withBytes: Int
-        let withoutBytes: Int
-        var bytesPerPerson: Double { Double(withBytes - withoutBytes) / Double(max(1, persons)) }
-    }
-
     static func measure(
         bootstrap: String, persons: Int, producer: KafkaProducer, executable: URL, extraSettings: [String]
-    ) throws -> Figures {
+    ) throws -> SessionMemory.MemoryDifference {
         for index in 0..<persons {
             let person = String(format: "gym1/member-%07d", index)
             let value =
@@ -35,7 +28,7 @@ enum ProfileMemory {
         let with = try settledResidentBytes(
             profiles: topic, persons: persons, bootstrap: bootstrap,
             executable: executable, extraSettings: extraSettings)
-        return Figures(persons: persons, withBytes: with, withoutBytes: without)
+        return SessionMemory.MemoryDifference(count: persons, withBytes: with, withoutBytes: without)
     }
 
     /// A processor's settled RSS once it is ready, having read the profile topic `profiles`.

@@ -22,13 +22,14 @@ enum SessionMemory {
         var peakOverSettledAfter: Double { Double(peakBytes) / Double(max(1, settledAfterBytes)) }
     }
 
-    /// Warm standbys' memory: the RSS of a second instance that joined the group with
-    /// standbys, less that of one joined without, over the sessions its standbys held.
-    struct Standby: Sendable {
-        let sessions: Int
+    /// What holding `count` things costs: the RSS of an instance that holds them, less that of
+    /// one that does not, over the things held. Warm standbys: a second instance that joined the
+    /// group with standbys against one without, over the sessions its standbys held.
+    struct MemoryDifference: Sendable {
+        let count: Int
         let withBytes: Int
         let withoutBytes: Int
-        var bytesPerSession: Double { Double(withBytes - withoutBytes) / Double(max(1, sessions)) }
+        var bytesEach: Double { Double(withBytes - withoutBytes) / Double(max(1, count)) }
     }
 
     /// Starts the child (`extraSettings`: more `KEY=VALUE` settings for it), then for each of
@@ -40,7 +41,7 @@ enum SessionMemory {
         bootstrap: String, topics: (input: String, changelog: String), workers: Int, sessionCounts: [Int],
         producer: KafkaProducer, executable: URL, extraSettings: [String] = [], standby: Bool = false,
         restore: Bool = false
-    ) throws -> (perSession: [Double], standby: Standby?, restore: Restore?) {
+    ) throws -> (perSession: [Double], standby: MemoryDifference?, restore: Restore?) {
         let maximum = sessionCounts.max() ?? 0
         let start = { (more: [String]) in
             try ZoneStreamProcess.processor(
@@ -89,7 +90,7 @@ enum SessionMemory {
 
     /// A second instance joins (and takes half the partitions), once with standbys of the
     /// first one's half and once without; each is stopped before the next starts.
-    private static func measureStandby(_ start: ([String]) throws -> ZoneStreamProcess) throws -> Standby {
+    private static func measureStandby(_ start: ([String]) throws -> ZoneStreamProcess) throws -> MemoryDifference {
         var figures: [(bytes: Int, sessions: Int)] = []
         for limit in [nil, "0"] {
             let partner = try start(limit.map { ["state.standby_sessions=\($0)"] } ?? [])
@@ -107,7 +108,7 @@ enum SessionMemory {
             }
             figures.append((settledResidentBytes(pid: partner.pid), standbySessions(port: port)))
         }
-        return Standby(sessions: figures[0].sessions, withBytes: figures[0].bytes, withoutBytes: figures[1].bytes)
+        return MemoryDifference(count: figures[0].sessions, withBytes: figures[0].bytes, withoutBytes: figures[1].bytes)
     }
 
     /// `zonestream_standby_sessions` of the instance serving `port` (0 when not read).
