@@ -211,6 +211,11 @@ public final class KafkaConsumer: @unchecked Sendable {
         listener.withLockedValue { $0 = nil }
     }
 
+    /// The group protocol in effect: `eager`, `cooperative`, or `none` outside a group.
+    public var rebalanceProtocol: String {
+        rd_kafka_rebalance_protocol(client.handle).map { String(cString: $0).lowercased() } ?? "none"
+    }
+
     /// Applies a rebalance after telling the listener. With the cooperative protocol
     /// (`partition.assignment.strategy=cooperative-sticky`) the lists hold only the partitions
     /// that move, and are added to or taken from the assignment; with the eager protocols they
@@ -221,7 +226,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         let partitions = RDKafkaTopicPartitionList.read(list)
         let listener = listener.withLockedValue { $0 }
         commitsHeld.store(false, ordering: .releasing)
-        let cooperative = rd_kafka_rebalance_protocol(client.handle).map { String(cString: $0) } == "COOPERATIVE"
+        let cooperative = rebalanceProtocol == "cooperative"
         let failure: KafkaError?
         switch error {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:

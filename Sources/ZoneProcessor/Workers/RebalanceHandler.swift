@@ -42,7 +42,8 @@ final class RebalanceHandler: RebalanceListener {
         metrics.countRebalance()
         metrics.restoring(partitions.count)
         var metadata: Logger.Metadata = [
-            "partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) })
+            "partitions": .array(partitions.map(\.partition).sorted().map { .stringConvertible($0) }),
+            "protocol": "\(consumer.rebalanceProtocol)",
         ]
         let revokedAt = rebalanceClock.revokedAtNs.exchange(0, ordering: .relaxed)
         if revokedAt > 0 {
