@@ -51,6 +51,6 @@ public struct KafkaError: Error, CustomStringConvertible, Sendable {
 
     /// Throws when `error` is not RD_KAFKA_RESP_ERR_NO_ERROR: the one place C results become errors.
     static func check(_ error: rd_kafka_resp_err_t, _ operation: String) throws(KafkaError) {
-        guard error == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(error, operation: operation) }
+        if let failure = KafkaError(result: error, operation: operation) { throw failure }
     }
 }
