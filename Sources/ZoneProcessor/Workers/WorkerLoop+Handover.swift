@@ -23,15 +23,17 @@ extension WorkerLoop {
     /// changelog's present end would rebuild. At least once, the input offsets need not be
     /// committed: a commit is refused while the group rebalances, and the state's sessions skip
     /// the records they reflect when those come again, as restored ones would. Exactly once,
-    /// they must be: an uncommitted transaction's changelog is void. Nil otherwise.
+    /// they must be: an uncommitted transaction's changelog is void. A partition that got no
+    /// input since its assignment is released as restored (its input position is the offset
+    /// committed then). Nil otherwise.
     func standby(releasing partition: Int32, _ state: PartitionState) -> StandbyPartitions.Partition? {
         // Stopping, nothing comes back (and the broker is not asked while the consumer closes).
         guard !context.isStopping(), !state.hasUncommittedProgress, !changelogRewrites.contains(partition),
-            state.nextOffset >= 0,
             let end = changelogEnd(partition)
         else { return nil }
         if context.configuration.guarantee == .exactlyOnce {
-            guard committedOffset(of: partition, timeoutMs: Self.handoverQueryTimeoutMs) == state.nextOffset else {
+            let position = state.nextOffset >= 0 ? state.nextOffset : state.assignedOffset
+            guard committedOffset(of: partition, timeoutMs: Self.handoverQueryTimeoutMs) == position else {
                 return nil
             }
         }
