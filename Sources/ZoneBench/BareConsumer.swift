@@ -15,15 +15,18 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {}
 
-    /// The consumer properties of a baseline that reads into one queue what ZoneStream's
-    /// `workers` read into one queue each: their pre-fetch limits added up. With one worker's
-    /// limit the baseline's queue filled while its fetches ran ahead of it, librdkafka 2.0
-    /// stopped fetching for a whole second, and the baseline read nothing meanwhile: the floor
-    /// stalled 0.3 s in some runs and measured 0.9 M records/s instead of 1.6-2.2 M.
-    static func properties(workers: Int) -> [String: String] {
-        let perQueue = KafkaConsumer.defaultProperties["queued.max.messages.kbytes"].flatMap(Int.init) ?? 65_536
-        return ["queued.max.messages.kbytes": String(perQueue * max(1, workers))]
-    }
+    /// The consumer properties of a baseline: pre-fetch limits that a client this fast never
+    /// reaches. Once a limit is reached, librdkafka 2.0 stops fetching until its fetcher thread
+    /// wakes again, up to a second later; ZoneStream's limits (64 MB and 1,000,000 records per
+    /// worker queue) hold about that second of its work, but the bare consumer and the floor
+    /// read several times faster, emptied their queue in a fraction of it and then read nothing:
+    /// their timelines fell to zero for 0.3-0.5 s about every second, and their rates measured
+    /// the wait instead of the I/O. These limits (librdkafka's largest message count, 1 GB)
+    /// hold more than a second of either.
+    static let properties = [
+        "queued.min.messages": "10000000",
+        "queued.max.messages.kbytes": "1048576",
+    ]
 
     /// A baseline's consumer group for its `run`-th run: each run reads every record again.
     static func groupID(_ base: String, run: Int) -> String { run > 1 ? "\(base)-\(run)" : base }
@@ -31,11 +34,11 @@ final class BareConsumer: RebalanceListener, @unchecked Sendable {
     /// Records per second from the first record to the last (with their CPU), and the timeline.
     /// `run` tells a second run of the same topic from the first (each reads in a group of its own).
     static func measure(
-        kafka: KafkaConfiguration, topic: String, records: Int, workers: Int, run: Int = 1, logger: Logger
+        kafka: KafkaConfiguration, topic: String, records: Int, run: Int = 1, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
             configuration: kafka, groupID: groupID("bench-bare-" + topic, run: run), logger: logger,
-            properties: properties(workers: workers))
+            properties: properties)
         let listener = BareConsumer()
         listener.queue = consumer.makeQueue(batchSize: 4096)
         try consumer.subscribe([topic], listener: listener)

@@ -21,7 +21,7 @@ extension Benchmark {
         base: ProcessorConfiguration, topics: Topics, changelogPrefix: String, records: Int, logger: Logger
     ) throws -> SyntheticFigures {
         let ceiling = try BareConsumer.measure(
-            kafka: base.kafka, topic: topics.workoutEvents, records: records, workers: base.workers, logger: logger
+            kafka: base.kafka, topic: topics.workoutEvents, records: records, logger: logger
         ).cost.recordsPerSecond
         print(String(format: "bench: bare consumer %.0f records/s", ceiling))
         let plain = BenchProcessorRun(

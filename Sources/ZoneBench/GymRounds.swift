@@ -45,7 +45,7 @@ struct GymRounds {
         case .bare:
             let bare = try BareConsumer.measure(
                 kafka: configuration.kafka, topic: topics.workoutEvents, records: records,
-                workers: configuration.workers, run: bareRuns.count + 1, logger: logger)
+                run: bareRuns.count + 1, logger: logger)
             bareRuns.append(bare.cost)
             if timelines.bare.isEmpty { timelines.bare = bare.timeline }
         case .liveViews, .noLiveViews:
@@ -61,7 +61,7 @@ struct GymRounds {
         case .floor:
             let floor = try KafkaFloor.measure(
                 kafka: configuration.kafka, topic: topics.workoutEvents, outputTopic: floorTopic, records: records,
-                outputs: floorOutputs, commitIntervalMs: configuration.commitIntervalMs, workers: configuration.workers,
+                outputs: floorOutputs, commitIntervalMs: configuration.commitIntervalMs,
                 run: floorRuns.count + 1, logger: logger)
             floorRuns.append(floor.cost)
             if timelines.floor.isEmpty { timelines.floor = floor.timeline }

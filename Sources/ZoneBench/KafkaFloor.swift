@@ -19,11 +19,11 @@ enum KafkaFloor {
 
     static func measure(
         kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
-        commitIntervalMs: Int, workers: Int, run: Int = 1, logger: Logger
+        commitIntervalMs: Int, run: Int = 1, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
             configuration: kafka, groupID: BareConsumer.groupID("bench-floor", run: run), logger: logger,
-            properties: BareConsumer.properties(workers: workers))
+            properties: BareConsumer.properties)
         let producer = try KafkaProducer(configuration: kafka)
         // Looked up once and fed the record's key in place, as ZoneStream's workers produce.
         let output = producer.topic(outputTopic)

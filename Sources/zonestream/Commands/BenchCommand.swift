@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
             BoardBenchCommand.self, FailoverBenchCommand.self, LatencyBenchCommand.self, MemoryBenchCommand.self,
         ])
 
-    @Option(help: "Records preloaded for the throughput runs.") var records = 1_000_000
+    @Option(help: "Records preloaded for the throughput runs.") var records = 4_000_000
     @Option(help: "Partitions of workout-events (each mock partition keeps about 5 MB).") var partitions = 32
     @Option(help: "Brokers of the embedded cluster (a client reads each broker on a thread of its own).") var brokers =
         3
