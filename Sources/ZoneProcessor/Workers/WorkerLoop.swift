@@ -160,7 +160,7 @@ struct WorkerLoop {
         guard !partitions.values[slot].hasApplied(offset: offset) else { return }
         recordsCounted += 1
         sink.begin(partition: partition, offset: offset, key: record.key, value: record.value)
-        let wallMs = partitions.values[slot].idleClock.time(at: batchWallMs)
+        let wallMs = partitions.values[slot].idleTime(at: batchWallMs)
         switch decoder.decode(value: record.value, key: record.key) {
         case .success(let event):
             if partitions.values[slot].wasAppliedBeforeRestore(event.session, offset: offset) { break }
