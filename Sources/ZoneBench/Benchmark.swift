@@ -86,6 +86,8 @@ public struct Benchmark: Sendable {
 
         // 1. Preload: sessions of samples, round-robin, so every partition is busy.
         try Self.preloadSynthetic(records: records, topic: names.synthetic.workoutEvents, producer: preloadProducer)
+        try PreloadCheck.requireKept(
+            records: records, topic: names.synthetic.workoutEvents, kafka: kafka, logger: logger)
 
         // 2 and 3. The ceiling (a bare consumer) and ZoneStream end to end, on those records.
         var configuration = ProcessorConfiguration(kafka: kafka)

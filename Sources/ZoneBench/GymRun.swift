@@ -76,6 +76,8 @@ enum GymRun {
     ) throws -> Figures {
         let mix = try GymPreload.produce(
             records: records, classSize: classSize, seed: 1, topics: topics, producer: producer)
+        try PreloadCheck.requireKept(
+            records: mix.records, topic: topics.workoutEvents, kafka: configuration.kafka, logger: logger)
         // A first ZoneStream run, not counted: the process's heap grows to its working size
         // (the runs before it faulted in fresh pages: up to twice the CPU per record), and its
         // outputs are the ones the floor writes again.
