@@ -26,7 +26,7 @@ struct DemoTests {
         }
         #expect(live, "class-0 was never live on the endpoint")
         #expect(demo.waitForExit(seconds: 120), "the demo ends with its class")
-        #expect(demo.process.terminationStatus == 0, "\(demo.output.suffix(1500))")
+        #expect(demo.exitStatus == 0, "\(demo.output.suffix(1500))")
         #expect(demo.output.contains("finished workouts: 8 of 8"))
     }
 }

@@ -196,7 +196,7 @@ struct ExactlyOnceTests {
         kill(zombie.pid, SIGCONT)
         let stopped = zombie.waitForExit(seconds: 60)
         #expect(stopped, "the fenced zombie stopped: \(zombie.output.suffix(3000))")
-        if stopped { #expect(zombie.process.terminationStatus != 0) }
+        if stopped { #expect(zombie.exitStatus != 0) }
         #expect(
             zombie.output.contains("Static consumer fenced") || zombie.output.contains("fenced by a newer instance"),
             "\(zombie.output.suffix(1500))")

@@ -19,7 +19,7 @@ struct LoadgenCheckTests {
             "--waves", "2", "--series", "\(series)", "--prefix", "s\(series)w", "--check", "--check-timeout-s", "90",
         ])
         #expect(loadgen.waitForExit(seconds: 150))
-        #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+        #expect(loadgen.exitStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
         #expect(processor.isRunning)
     }
 }
@@ -48,7 +48,7 @@ struct LoadgenDaysTests {
             "--days", "30", "--profile-settle-ms", "400", "--prefix", "days", "--check", "--check-timeout-s", "90",
         ])
         #expect(loadgen.waitForExit(seconds: 150))
-        #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+        #expect(loadgen.exitStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
         #expect(loadgen.output.contains("8 of 8 persons' latest summaries match"), "\(loadgen.output.suffix(600))")
     }
 }

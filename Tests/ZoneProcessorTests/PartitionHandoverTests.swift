@@ -39,7 +39,7 @@ struct PartitionHandoverTests {
         #expect(given.contains { $0.contains("records=0") }, "\(given)")
         #expect(first.output.contains("rebalance_ms"), "the assignment says how long the rebalance took")
         #expect(loadgen.waitForExit(seconds: 150))
-        #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+        #expect(loadgen.exitStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
     }
 
     /// An instance that stops hands its partitions to one that kept them as warm standbys:
@@ -81,7 +81,7 @@ struct PartitionHandoverTests {
             #expect(Self.figure("records=", in: line) <= max(5, sessions * 3), "\(line)")
         }
         #expect(loadgen.waitForExit(seconds: 150))
-        #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+        #expect(loadgen.exitStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
     }
 
     /// With cooperative rebalancing (`partition.assignment.strategy=cooperative-sticky`) the
@@ -116,7 +116,7 @@ struct PartitionHandoverTests {
         #expect(second.signal(SIGTERM), "SIGTERM")
         #expect(second.waitForExit(seconds: 60))
         #expect(loadgen.waitForExit(seconds: 150))
-        #expect(loadgen.process.terminationStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
+        #expect(loadgen.exitStatus == 0, "loadgen --check: \(loadgen.output.suffix(600))")
     }
 
     /// How many partitions each of the processor's `event` lines ("partitions revoked",

@@ -67,6 +67,9 @@ public final class ZoneStreamProcess: @unchecked Sendable {
         return nil
     }
     public var isRunning: Bool { process.isRunning }
+    /// The exit status once the process has exited; nil while it runs (Foundation traps when
+    /// a running process's status is read, which took a whole test run down with it).
+    public var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
     public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` and waits up to `seconds` for the exit; true if it exited in time.

@@ -14,8 +14,12 @@ extension WorkerLoop {
 
     /// A newly assigned partition's state: its standby on this instance, if it has one, with
     /// the changelog's tail read on top; else restored from the whole changelog. Nil (and the
-    /// worker stops) when the changelog cannot be read.
+    /// worker stops) when the changelog cannot be read, and when the processor is stopping.
     mutating func restoredState(_ partition: Int32) -> PartitionState? {
+        // Stopping, the partition is never applied, and the broker is not asked about it: while
+        // the consumer leaves the group a query of its committed offset waits out its timeout,
+        // which made a stop that met an assignment take 5 s per partition.
+        guard !context.isStopping() else { return nil }
         var state = PartitionState(settings: context.configuration.engine, wallMs: WallClock.nowMs())
         let started = DispatchTime.now().uptimeNanoseconds
         let standby = context.directory.group.takeStandby(partition)
@@ -35,6 +39,7 @@ extension WorkerLoop {
             fail(error as? ProcessorError ?? ProcessorError(.restoring, partition: partition, reason: "\(error)"))
             return nil
         }
+        guard !context.isStopping() else { return nil }
         state.replaySkip = restored.sessionsAppliedThrough
         for (id, appliedThrough) in restored.finishedAppliedThrough {
             state.replaySkip[id] = max(state.replaySkip[id] ?? -1, appliedThrough)

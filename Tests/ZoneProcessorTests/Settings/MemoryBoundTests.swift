@@ -43,7 +43,7 @@ struct MemoryBoundTests {
             "--prefix", "memory", "--check", "--check-timeout-s", "90", "--profile-settle-ms", "300",
         ])
         #expect(loadgen.waitForExit(seconds: 150), "loadgen finished")
-        #expect(loadgen.process.terminationStatus == 0, "\(loadgen.output.suffix(800))")
+        #expect(loadgen.exitStatus == 0, "\(loadgen.output.suffix(800))")
         let peak = try #require(
             Self.peakRSSKilobytes(pid: processor.pid),
             "the processor is gone (running: \(processor.isRunning)): \(processor.output.suffix(3000))")
