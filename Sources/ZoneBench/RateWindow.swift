@@ -5,9 +5,10 @@ import Foundation
 #endif
 
 /// The window a client's rate is measured over: its steady state, from the moment it has
-/// read a tenth of the records to the moment it has read nine tenths, with the CPU this
-/// process used in it (every thread, user and system; the embedded broker runs in a process
-/// of its own and is not counted). Leaving out the start (joining the group, the first
+/// read a tenth of the records to the moment it has read nine tenths, with the CPU the
+/// client's process used in it (every thread, user and system: this process, or a child's
+/// for a processor run as one; the embedded broker runs in a process of its own and is not
+/// counted). Leaving out the start (joining the group, the first
 /// fetches) and the end (the last partitions draining one by one) keeps a run's figure to
 /// what the client sustains: over the whole run, a client's runs in one sitting differed by
 /// up to a half. On a machine with few cores a client that keeps every core busy reads as
@@ -17,28 +18,31 @@ struct RateWindow {
     static let opensAt = 0.1
     static let closesAt = 0.9
     private let total: Int
+    private let usage: () -> Usage
     private var opening: (date: Date, count: Int, usage: Usage)?
     private var closing: (date: Date, count: Int, usage: Usage)?
 
-    init(total: Int) {
+    /// `usage`: the client's process's CPU so far (this process's by default).
+    init(total: Int, usage: @escaping () -> Usage = Usage.now) {
         self.total = total
+        self.usage = usage
     }
 
     /// Notes the client's running count of records; opens and closes the window as it passes
     /// a tenth and nine tenths of the total.
     mutating func note(count: Int) {
         if opening == nil && Double(count) >= Self.opensAt * Double(total) {
-            opening = (Date(), count, Usage.now())
+            opening = (Date(), count, usage())
         }
         if closing == nil, opening != nil, Double(count) >= Self.closesAt * Double(total) {
-            closing = (Date(), count, Usage.now())
+            closing = (Date(), count, usage())
         }
     }
 
     /// The rate over the window and the CPU its records took (up to now, if the client never
     /// reached nine tenths).
     func cost() -> ClientCost {
-        let now = (date: Date(), count: total, usage: Usage.now())
+        let now = (date: Date(), count: total, usage: usage())
         let started = opening ?? now
         let ended = closing ?? now
         let records = ended.count - started.count
@@ -64,6 +68,18 @@ struct RateWindow {
             guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return Usage(cpuSeconds: 0, pageFaults: 0) }
             func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
             return Usage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), pageFaults: usage.ru_minflt)
+        }
+
+        /// What process `pid` has used so far, from /proc/PID/stat (Linux; zeros when it cannot be read).
+        static func of(pid: Int32) -> Usage {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return Usage(cpuSeconds: 0, pageFaults: 0) }
+            // After the command's name: state (field 3) onwards; minflt is field 10, utime 14, stime 15.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            func field(_ number: Int) -> Int { fields.count > number - 3 ? Int(fields[number - 3]) ?? 0 : 0 }
+            let ticks = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+            return Usage(cpuSeconds: Double(field(14) + field(15)) / ticks, pageFaults: field(10))
         }
     }
 }

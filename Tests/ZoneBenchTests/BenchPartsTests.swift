@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ZoneCodecs
 import ZoneEngine
@@ -159,6 +160,29 @@ import ZoneEngine
         let spread = Spread([90, 100, 110])
         #expect(spread.median == 100 && abs(spread.spread - 0.2) < 1e-9)
         #expect(Spread([1, 2, 3, 4]).median == 2.5)
+    }
+
+    /// A child's rate is read from its input counter in `/metrics`, with or without labels,
+    /// and not from a metric whose name only starts the same; its CPU from /proc.
+    @Test func aChildsCounterAndCPUAreRead() {
+        let text = """
+            # TYPE zonestream_records_in_total_rate gauge
+            zonestream_records_in_total_rate 5
+            # TYPE zonestream_records_in_total counter
+            zonestream_records_in_total 1234567
+            """
+        #expect(ChildThroughput.recordsIn(metrics: text) == 1_234_567)
+        #expect(ChildThroughput.recordsIn(metrics: #"zonestream_records_in_total{instance="a"} 7"#) == 7)
+        #expect(ChildThroughput.recordsIn(metrics: "zonestream_records_out_total 7") == nil)
+        // Work until getrusage has seen 50 ms of CPU: /proc must have seen about as much.
+        let before = (proc: RateWindow.Usage.of(pid: getpid()).cpuSeconds, own: RateWindow.Usage.now().cpuSeconds)
+        var sum: UInt64 = 0
+        while RateWindow.Usage.now().cpuSeconds - before.own < 0.05 {
+            for value in 0..<100_000 { sum &+= UInt64(value) &* 2_654_435_761 }
+        }
+        #expect(sum != 1)
+        #expect(RateWindow.Usage.of(pid: getpid()).cpuSeconds - before.proc >= 0.03)
+        #expect(RateWindow.Usage.of(pid: -1).cpuSeconds == 0)
     }
 
     /// Both clients alternate which goes first (ZoneStream in the first run, so the floor knows

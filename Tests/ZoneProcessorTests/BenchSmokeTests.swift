@@ -61,6 +61,40 @@ struct BenchSmokeTests {
 
     /// `zonestream bench latency`: the latency floor and ZoneStream on the same paced traffic,
     /// each reading every zone change, with a property set on ZoneStream's clients.
+    /// `bench builds`: this build and another as `run` children against one floor; a build that
+    /// refuses the person stage's settings (one from before it, played by a script) runs without them.
+    @Test func buildsBenchMeasuresEachBuildAgainstOneFloor() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-builds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let older = directory.appendingPathComponent("older.sh")
+        try """
+        #!/bin/bash
+        for argument in "$@"; do
+            case "$argument" in topics.person_*) echo "Error: unknown setting '${argument%%=*}' (from --set)"; exit 64 ;; esac
+        done
+        exec "\(BrokerProcess.executable.path)" "$@"
+        """.write(to: older, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: older.path)
+        let report = directory.appendingPathComponent("builds.json")
+        let (status, output) = try ZoneStreamProcess.runToExit(
+            [
+                "bench", "builds", "--against", "older=\(older.path)", "--gym-records", "20000", "--rounds", "1",
+                "--broker-partitions", "4", "--report", report.path,
+            ], seconds: 240)
+        #expect(status == 0, "\(output.suffix(1000))")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let builds = object?["builds"] as? [[String: Any]] ?? []
+        #expect(builds.compactMap { $0["name"] as? String } == ["this", "older"])
+        #expect(builds.compactMap { $0["ranPersonStage"] as? Bool } == [true, false])
+        for build in builds {
+            let rate = (build["recordsPerSecond"] as? [String: Any])?["median"] as? Double ?? 0
+            let cpu = (build["cpuSecondsPerMillionRecords"] as? [String: Any])?["median"] as? Double ?? 0
+            #expect(rate > 0 && cpu > 0, "\(build)")
+        }
+        #expect(((object?["floorRecordsPerSecond"] as? [String: Any])?["median"] as? Double ?? 0) > 0)
+    }
+
     /// `bench memory`: the growth per session, then a restart's restore peak against it.
     @Test func memoryBenchMeasuresARestore() throws {
         let (status, output) = try ZoneStreamProcess.runToExit(

@@ -9,9 +9,11 @@ public final class ZoneStreamProcess: @unchecked Sendable {
 
     /// `environment`: variables to set on top of the test's own, less its `ZONESTREAM_*` ones
     /// (which the command would read as settings). `executable`: the `zonestream` binary.
-    public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = BrokerProcess.executable)
-        throws
-    {
+    /// `directory`: where it runs (this process's by default, whose config/zonestream.yaml it reads).
+    public init(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = BrokerProcess.executable,
+        directory: URL? = nil
+    ) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-child-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -20,6 +22,7 @@ public final class ZoneStreamProcess: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
+        if let directory { process.currentDirectoryURL = directory }
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZONESTREAM_") }
         inherited.merge(environment) { _, new in new }
         process.environment = ParentWatch.childEnvironment(inherited)

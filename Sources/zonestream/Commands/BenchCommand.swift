@@ -9,7 +9,8 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.",
         subcommands: [
-            BoardBenchCommand.self, FailoverBenchCommand.self, LatencyBenchCommand.self, MemoryBenchCommand.self,
+            BoardBenchCommand.self, BuildsBenchCommand.self, FailoverBenchCommand.self, LatencyBenchCommand.self,
+            MemoryBenchCommand.self,
         ])
 
     @Option(help: "Records preloaded for the throughput runs.") var records = 4_000_000

@@ -1,0 +1,138 @@
+public import Foundation
+public import Logging
+import ZoneKafka
+import ZoneProcessor
+
+/// Two or more `zonestream` builds under one harness (`zonestream bench builds`): the gym
+/// traffic preloaded once on an embedded broker, then rounds of the Kafka I/O floor and each
+/// build as a `zonestream run` child (``ChildThroughput``), so every build's ratio to the floor
+/// is read against the same floor, measured by the same code, in the same sitting. How a
+/// change's end-to-end cost is told apart from a change of harness.
+public struct BuildComparison: Sendable {
+    /// A build to measure: its name in the report, and its `zonestream` executable.
+    public struct Build: Sendable {
+        public var name: String
+        public var executable: String
+
+        public init(name: String, executable: String) {
+            self.name = name
+            self.executable = executable
+        }
+    }
+
+    public var builds: [Build]
+    public var records = 4_000_000
+    public var partitions = 32
+    public var brokers = 3
+    public var workers = 2
+    public var rounds = 3
+    /// The JSON report's path.
+    public var output: String
+    /// The `zonestream` executable started as the embedded broker (and run for the floor's outputs).
+    public var executable = URL(fileURLWithPath: CommandLine.arguments[0])
+
+    public init(builds: [Build], output: String) {
+        self.builds = builds
+        self.output = output
+    }
+
+    /// Runs the rounds, prints each figure as it comes and writes the report.
+    public func run(logger: Logger) throws {
+        let names = BenchTopics(prefix: "")
+        let groups = [GymRun.warmUpGroup] + runGroups.joined()
+        let cluster = try BenchCluster(
+            bootstrapServers: nil,
+            topics: names.gym.specifications(partitions: partitions)
+                + [TopicAdmin.Specification(name: names.floorOutput, partitions: partitions, replicationFactor: 1)]
+                + BenchProcessorRun.specifications(
+                    groups: groups, changelogPrefix: names.changelogPrefix, partitions: partitions),
+            defaultPartitions: partitions, brokers: brokers, executable: executable)
+        defer { cluster.stop() }
+        let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")
+        let producer = try KafkaProducer(configuration: kafka, properties: Benchmark.preloadProducerProperties)
+        let mix = try GymPreload.produce(records: records, seed: 1, topics: names.gym, producer: producer)
+        try PreloadCheck.requireKept(records: mix.records, topic: names.gym.workoutEvents, kafka: kafka, logger: logger)
+        print("bench builds: \(mix.records) gym records, \(partitions) partitions, \(workers) workers")
+
+        var configuration = ProcessorConfiguration(kafka: kafka)
+        configuration.createTopicPartitions = 0
+        configuration.workers = workers
+        // An uncounted run of this build, in this process: what it writes is what the floor
+        // writes again, as in `zonestream bench`.
+        let warmUp = BenchProcessorRun(
+            base: configuration, topics: names.gym, group: GymRun.warmUpGroup, changelogPrefix: names.changelogPrefix,
+            liveViews: true)
+        let warmUpRun = try Benchmark.throughput(
+            configuration: warmUp.configuration, records: mix.records, logger: logger)
+        let outputs = try GymRun.outputsOf(
+            warmUpRun.metrics, topics: names.gym, changelog: names.changelogPrefix + GymRun.warmUpGroup, kafka: kafka,
+            logger: logger)
+
+        let runs = try measureRounds(
+            kafka: kafka, names: names, bootstrap: cluster.bootstrapServers, records: mix.records, outputs: outputs,
+            commitIntervalMs: configuration.commitIntervalMs, logger: logger)
+        let report = BuildComparisonReport(
+            comparison: self, mix: mix, floorRuns: runs.floor, buildRuns: runs.builds, personStage: runs.personStage)
+        print(report.summary)
+        try report.write(to: output)
+    }
+
+    /// The rounds: the floor first, then the builds in turn; every other round the other way round.
+    private func measureRounds(
+        kafka: KafkaConfiguration, names: BenchTopics, bootstrap: String, records: Int, outputs: KafkaFloor.Outputs,
+        commitIntervalMs: Int, logger: Logger
+    ) throws -> (floor: [ClientCost], builds: [[ClientCost]], personStage: [Bool]) {
+        var floorRuns: [ClientCost] = []
+        var buildRuns = Array(repeating: [ClientCost](), count: builds.count)
+        var personStage = Array(repeating: true, count: builds.count)
+        for round in 0..<rounds {
+            let order = Array(-1..<builds.count)
+            for client in round % 2 == 0 ? order : order.reversed() {
+                if client < 0 {
+                    let floor = try KafkaFloor.measure(
+                        kafka: kafka, topic: names.gym.workoutEvents, outputTopic: names.floorOutput,
+                        records: records, outputs: outputs, commitIntervalMs: commitIntervalMs,
+                        run: floorRuns.count + 1, logger: logger)
+                    floorRuns.append(floor.cost)
+                    print(
+                        String(
+                            format: "bench builds: round %d: floor %.0f records/s", round + 1,
+                            floor.cost.recordsPerSecond))
+                } else {
+                    let measured = try ChildThroughput.measure(
+                        childRun(
+                            client, round: round, names: names, bootstrap: bootstrap,
+                            commitIntervalMs: commitIntervalMs),
+                        records: records)
+                    buildRuns[client].append(measured.cost)
+                    personStage[client] = measured.personStage
+                    print(
+                        String(
+                            format: "bench builds: round %d: %@ %.0f records/s, %.2f CPU-s per million records",
+                            round + 1, builds[client].name, measured.cost.recordsPerSecond,
+                            measured.cost.cpuSecondsPerMillionRecords))
+                }
+            }
+        }
+        return (floorRuns, buildRuns, personStage)
+    }
+
+    /// Each build's consumer group per round, each with state topics of its own.
+    private var runGroups: [[String]] {
+        builds.indices.map { build in (1...rounds).map { "bench-builds-\(build + 1)-\($0)" } }
+    }
+
+    private func childRun(
+        _ build: Int, round: Int, names: BenchTopics, bootstrap: String, commitIntervalMs: Int
+    ) -> ChildThroughput.Run {
+        let group = runGroups[build][round]
+        let state = BenchProcessorRun.stateTopics(group: group, changelogPrefix: names.changelogPrefix)
+        let gym = names.gym
+        return ChildThroughput.Run(
+            executable: URL(fileURLWithPath: builds[build].executable), bootstrapServers: bootstrap,
+            topics: (gym.workoutEvents, gym.zoneProfiles, gym.zoneChanges, gym.workoutsFinished, gym.deadLetters),
+            group: group,
+            state: (state.changelog, state.personWorkouts, state.personChangelog, gym.personSummaries),
+            workers: workers, commitIntervalMs: commitIntervalMs)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A `zonestream run` child of any build over the preloaded records: its rate over the
+/// same window as an in-process run's (``RateWindow``), read from its `/metrics`, and the CPU
+/// the child used in it. How two builds are compared under one harness, against one floor
+/// (``BuildComparison``).
+enum ChildThroughput {
+    /// The settings a child takes beyond the topics: its group and state topics, workers, and
+    /// the commit interval of an in-process run.
+    struct Run {
+        var executable: URL
+        var bootstrapServers: String
+        var topics:
+            (
+                workoutEvents: String, zoneProfiles: String, zoneChanges: String, workoutsFinished: String,
+                deadLetters: String
+            )
+        var group: String
+        var state: (changelog: String, personWorkouts: String, personChangelog: String, personSummaries: String)
+        var workers: Int
+        var commitIntervalMs: Int
+
+        /// `zonestream run`'s arguments; `personStage`: with the person stage's topics (a build
+        /// from before the person stage refuses those settings).
+        func arguments(personStage: Bool) -> [String] {
+            var settings = [
+                "group_id=\(group)", "workers=\(workers)", "commit_interval_ms=\(commitIntervalMs)",
+                "create_topics.partitions=0", "log_level=info", "topics.workout_events=\(topics.workoutEvents)",
+                "topics.zone_profiles=\(topics.zoneProfiles)", "topics.zone_changes=\(topics.zoneChanges)",
+                "topics.workouts_finished=\(topics.workoutsFinished)", "topics.dead_letters=\(topics.deadLetters)",
+                "topics.changelog=\(state.changelog)",
+            ]
+            if personStage {
+                settings += [
+                    "topics.person_workouts=\(state.personWorkouts)",
+                    "topics.person_changelog=\(state.personChangelog)",
+                    "topics.person_summaries=\(state.personSummaries)",
+                ]
+            }
+            return ["run", "--bootstrap-servers", bootstrapServers, "--http-port", "0"]
+                + settings.flatMap { ["--set", $0] }
+        }
+    }
+
+    /// What a build that does not know a setting says when it refuses it.
+    static let unknownPersonSetting = "unknown setting 'topics.person_"
+
+    /// Runs the child until it has taken `records` input records (at most 600 s), then stops
+    /// it. Returns the rate and CPU over the window, and whether the child ran the person
+    /// stage (a build from before it is started again without its settings).
+    static func measure(_ run: Run, records: Int) throws -> (cost: ClientCost, personStage: Bool) {
+        // Each build with its own defaults: run where no settings file is, since this
+        // repository's config/zonestream.yaml names settings an earlier build does not know.
+        let directory = FileManager.default.temporaryDirectory
+        var personStage = true
+        var child = try ZoneStreamProcess(
+            run.arguments(personStage: true), executable: run.executable, directory: directory)
+        var port = child.httpPort()
+        if port == nil, child.output.contains(unknownPersonSetting) {
+            personStage = false
+            child.signal(SIGKILL)
+            child = try ZoneStreamProcess(
+                run.arguments(personStage: false), executable: run.executable, directory: directory)
+            port = child.httpPort()
+        }
+        defer { child.signal(SIGKILL) }
+        guard let port else {
+            throw BenchError("bench: \(run.executable.path) did not start: \(child.output.suffix(800))")
+        }
+        let pid = child.pid
+        var window = RateWindow(total: records) { RateWindow.Usage.of(pid: pid) }
+        let deadline = Date().addingTimeInterval(600)
+        var count = 0
+        while count < records {
+            guard child.isRunning else {
+                throw BenchError(
+                    "bench: \(run.executable.path) stopped at \(count) records: \(child.output.suffix(800))")
+            }
+            guard Date() < deadline else {
+                throw BenchError("bench: \(run.executable.path) took \(count) of \(records) records in 600 s")
+            }
+            // Every 10 ms: the window's edges within about 25,000 records at 2.5 M records/s.
+            Thread.sleep(forTimeInterval: 0.01)
+            count = recordsIn(port: port) ?? count
+            window.note(count: count)
+        }
+        let cost = window.cost()
+        child.signal(SIGTERM)
+        return (cost, personStage)
+    }
+
+    /// `zonestream_records_in_total` as the child on `port` reports it (nil when not read).
+    static func recordsIn(port: Int) -> Int? {
+        guard let text = try? LoopbackHTTPClient.get(port: port, path: "/metrics", timeoutSeconds: 2).body else {
+            return nil
+        }
+        return recordsIn(metrics: text)
+    }
+
+    /// `zonestream_records_in_total` in a Prometheus text exposition (nil when absent).
+    static func recordsIn(metrics text: String) -> Int? {
+        let name = "zonestream_records_in_total"
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            let rest = line.dropFirst(name.count)
+            guard rest.first == " " || rest.first == "{", let value = rest.split(separator: " ").last else { continue }
+            return Double(value).map { Int($0) }
+        }
+        return nil
+    }
+}

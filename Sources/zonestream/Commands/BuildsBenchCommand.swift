@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import ZoneBench
+
+/// `zonestream bench builds`: this build against others under one harness
+/// (``BuildComparison``), to tell a change's end-to-end cost from a change of harness.
+struct BuildsBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "builds",
+        abstract: "Measure this zonestream build and others as run children against one Kafka I/O floor.")
+
+    @Option(
+        help: "Another zonestream build to measure, NAME=PATH (repeatable; this build is measured first, as 'this').")
+    var against: [String] = []
+    // Not --records, --partitions, --brokers or --workers: `bench` itself takes those names.
+    @Option(help: "Gym records preloaded.") var gymRecords = 4_000_000
+    @Option(help: "Partitions of the embedded broker's topics.") var brokerPartitions = 32
+    @Option(help: "Brokers of the embedded cluster.") var brokerCount = 3
+    @Option(help: "Each build's worker threads.") var workerThreads = 2
+    @Option(help: "Rounds of the floor and every build.") var rounds = 3
+    // Not --output: `bench` itself takes that name.
+    @Option(help: "Where to write the JSON report.") var report = "benchmarks/results/builds.json"
+
+    var others: [BuildComparison.Build] {
+        against.map { entry in
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            return BuildComparison.Build(name: parts.first ?? "", executable: parts.count > 1 ? parts[1] : "")
+        }
+    }
+
+    func validate() throws {
+        guard !against.isEmpty else { throw ValidationError("--against: name at least one other build, NAME=PATH") }
+        for build in others {
+            guard !build.name.isEmpty, build.name != "this",
+                FileManager.default.isExecutableFile(atPath: build.executable)
+            else {
+                throw ValidationError(
+                    "--against takes NAME=PATH with a name other than 'this' and an executable file (got '\(build.name)=\(build.executable)')"
+                )
+            }
+        }
+        try requireOption("--gym-records", gymRecords, in: 1...100_000_000)
+        try requireOption("--broker-partitions", brokerPartitions, in: 1...64)
+        try BrokerCommand.validate(brokers: brokerCount)
+        try requireOption("--worker-threads", workerThreads, in: 1...64)
+        try requireOption("--rounds", rounds, in: 1...20)
+    }
+
+    func run() throws {
+        let logger = Logs.bootstrap(level: "warning")
+        let this = BuildComparison.Build(name: "this", executable: CommandLine.arguments[0])
+        var comparison = BuildComparison(builds: [this] + others, output: report)
+        comparison.records = gymRecords
+        comparison.partitions = brokerPartitions
+        comparison.brokers = brokerCount
+        comparison.workers = workerThreads
+        comparison.rounds = rounds
+        try comparison.run(logger: logger)
+    }
+}
