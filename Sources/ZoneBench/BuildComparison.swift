@@ -69,8 +69,7 @@ public struct BuildComparison: Sendable {
             logger: logger)
 
         let runs = try measureRounds(
-            kafka: kafka, names: names, bootstrap: cluster.bootstrapServers, records: mix.records, outputs: outputs,
-            commitIntervalMs: configuration.commitIntervalMs, logger: logger)
+            configuration: configuration, names: names, records: mix.records, outputs: outputs, logger: logger)
         let report = BuildComparisonReport(
             comparison: self, mix: mix, floorRuns: runs.floor, buildRuns: runs.builds, personStage: runs.personStage)
         print(report.summary)
@@ -79,8 +78,8 @@ public struct BuildComparison: Sendable {
 
     /// The rounds: the floor first, then the builds in turn; every other round the other way round.
     private func measureRounds(
-        kafka: KafkaConfiguration, names: BenchTopics, bootstrap: String, records: Int, outputs: KafkaFloor.Outputs,
-        commitIntervalMs: Int, logger: Logger
+        configuration: ProcessorConfiguration, names: BenchTopics, records: Int, outputs: KafkaFloor.Outputs,
+        logger: Logger
     ) throws -> (floor: [ClientCost], builds: [[ClientCost]], personStage: [Bool]) {
         var floorRuns: [ClientCost] = []
         var buildRuns = Array(repeating: [ClientCost](), count: builds.count)
@@ -90,8 +89,8 @@ public struct BuildComparison: Sendable {
             for client in round % 2 == 0 ? order : order.reversed() {
                 if client < 0 {
                     let floor = try KafkaFloor.measure(
-                        kafka: kafka, topic: names.gym.workoutEvents, outputTopic: names.floorOutput,
-                        records: records, outputs: outputs, commitIntervalMs: commitIntervalMs,
+                        kafka: configuration.kafka, topic: names.gym.workoutEvents, outputTopic: names.floorOutput,
+                        records: records, outputs: outputs, commitIntervalMs: configuration.commitIntervalMs,
                         run: floorRuns.count + 1, logger: logger)
                     floorRuns.append(floor.cost)
                     print(
@@ -100,9 +99,7 @@ public struct BuildComparison: Sendable {
                             floor.cost.recordsPerSecond))
                 } else {
                     let measured = try ChildThroughput.measure(
-                        childRun(
-                            client, round: round, names: names, bootstrap: bootstrap,
-                            commitIntervalMs: commitIntervalMs),
+                        childRun(client, round: round, names: names, base: configuration),
                         records: records)
                     buildRuns[client].append(measured.cost)
                     personStage[client] = measured.personStage
@@ -122,17 +119,13 @@ public struct BuildComparison: Sendable {
         builds.indices.map { build in (1...rounds).map { "bench-builds-\(build + 1)-\($0)" } }
     }
 
-    private func childRun(
-        _ build: Int, round: Int, names: BenchTopics, bootstrap: String, commitIntervalMs: Int
-    ) -> ChildThroughput.Run {
-        let group = runGroups[build][round]
-        let state = BenchProcessorRun.stateTopics(group: group, changelogPrefix: names.changelogPrefix)
-        let gym = names.gym
+    private func childRun(_ build: Int, round: Int, names: BenchTopics, base: ProcessorConfiguration)
+        -> ChildThroughput.Run
+    {
+        let run = BenchProcessorRun(
+            base: base, topics: names.gym, group: runGroups[build][round], changelogPrefix: names.changelogPrefix,
+            liveViews: true)
         return ChildThroughput.Run(
-            executable: URL(fileURLWithPath: builds[build].executable), bootstrapServers: bootstrap,
-            topics: (gym.workoutEvents, gym.zoneProfiles, gym.zoneChanges, gym.workoutsFinished, gym.deadLetters),
-            group: group,
-            state: (state.changelog, state.personWorkouts, state.personChangelog, gym.personSummaries),
-            workers: workers, commitIntervalMs: commitIntervalMs)
+            executable: URL(fileURLWithPath: builds[build].executable), configuration: run.configuration)
     }
 }

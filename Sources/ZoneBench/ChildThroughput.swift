@@ -1,43 +1,37 @@
 import Foundation
+import ZoneKafka
+import ZoneProcessor
 
 /// A `zonestream run` child of any build over the preloaded records: its rate over the
 /// same window as an in-process run's (``RateWindow``), read from its `/metrics`, and the CPU
 /// the child used in it. How two builds are compared under one harness, against one floor
 /// (``BuildComparison``).
 enum ChildThroughput {
-    /// The settings a child takes beyond the topics: its group and state topics, workers, and
-    /// the commit interval of an in-process run.
+    /// A child's settings: ``BenchProcessorRun``'s configuration (its group and its own state
+    /// topics, workers, the commit interval of an in-process run), given as `run --set` flags.
     struct Run {
         var executable: URL
-        var bootstrapServers: String
-        var topics:
-            (
-                workoutEvents: String, zoneProfiles: String, zoneChanges: String, workoutsFinished: String,
-                deadLetters: String
-            )
-        var group: String
-        var state: (changelog: String, personWorkouts: String, personChangelog: String, personSummaries: String)
-        var workers: Int
-        var commitIntervalMs: Int
+        var configuration: ProcessorConfiguration
 
         /// `zonestream run`'s arguments; `personStage`: with the person stage's topics (a build
         /// from before the person stage refuses those settings).
         func arguments(personStage: Bool) -> [String] {
+            let topics = configuration.topics
             var settings = [
-                "group_id=\(group)", "workers=\(workers)", "commit_interval_ms=\(commitIntervalMs)",
-                "create_topics.partitions=0", "log_level=info", "topics.workout_events=\(topics.workoutEvents)",
-                "topics.zone_profiles=\(topics.zoneProfiles)", "topics.zone_changes=\(topics.zoneChanges)",
-                "topics.workouts_finished=\(topics.workoutsFinished)", "topics.dead_letters=\(topics.deadLetters)",
-                "topics.changelog=\(state.changelog)",
+                "group_id=\(configuration.groupID)", "workers=\(configuration.workers)",
+                "commit_interval_ms=\(configuration.commitIntervalMs)", "create_topics.partitions=0", "log_level=info",
+                "topics.workout_events=\(topics.workoutEvents)", "topics.zone_profiles=\(topics.zoneProfiles)",
+                "topics.zone_changes=\(topics.zoneChanges)", "topics.workouts_finished=\(topics.workoutsFinished)",
+                "topics.dead_letters=\(topics.deadLetters)", "topics.changelog=\(topics.changelog)",
             ]
             if personStage {
                 settings += [
-                    "topics.person_workouts=\(state.personWorkouts)",
-                    "topics.person_changelog=\(state.personChangelog)",
-                    "topics.person_summaries=\(state.personSummaries)",
+                    "topics.person_workouts=\(topics.personWorkouts)",
+                    "topics.person_changelog=\(topics.personChangelog)",
+                    "topics.person_summaries=\(topics.personSummaries)",
                 ]
             }
-            return ["run", "--bootstrap-servers", bootstrapServers, "--http-port", "0"]
+            return ["run", "--bootstrap-servers", configuration.kafka.bootstrapServers, "--http-port", "0"]
                 + settings.flatMap { ["--set", $0] }
         }
     }
