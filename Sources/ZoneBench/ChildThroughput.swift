@@ -36,6 +36,13 @@ enum ChildThroughput {
         }
     }
 
+    /// How often the child's count is read. Each read is counted where the window opens and
+    /// closes, so the rate is exact however far apart the reads are; but serving `/metrics`
+    /// is the child's own work, in its CPU. Read every 10 ms, it was about a seventh of a
+    /// child's CPU in the window (perf), more for a build with more metrics; every 100 ms, a
+    /// seventieth.
+    static let pollInterval = 0.1
+
     /// What a build that does not know a setting says when it refuses it.
     static let unknownPersonSetting = "unknown setting 'topics.person_"
 
@@ -73,8 +80,7 @@ enum ChildThroughput {
             guard Date() < deadline else {
                 throw BenchError("bench: \(run.executable.path) took \(count) of \(records) records in 600 s")
             }
-            // Every 10 ms: the window's edges within about 25,000 records at 2.5 M records/s.
-            Thread.sleep(forTimeInterval: 0.01)
+            Thread.sleep(forTimeInterval: pollInterval)
             count = recordsIn(port: port) ?? count
             window.note(count: count)
         }
