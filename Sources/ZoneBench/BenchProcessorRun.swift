@@ -18,18 +18,21 @@ struct BenchProcessorRun {
         configuration.topics.changelog = state.changelog
         configuration.topics.personWorkouts = state.personWorkouts
         configuration.topics.personChangelog = state.personChangelog
+        configuration.topics.personSummaries = state.personSummaries
         configuration.publishesLiveSessions = liveViews
         self.configuration = configuration
     }
 
-    /// A run's own state topics: the session changelog, and the person stage's repartition
-    /// topic and changelog (a person stage reading another run's would count its workouts
-    /// again while this run is measured).
+    /// A run's own state topics: the session changelog, the person stage's repartition topic
+    /// and changelog (a person stage reading another run's would count its workouts again
+    /// while this run is measured), and `person-summaries`, which the `/people` view reads
+    /// whole at its start: shared, it grew with every run before (the embedded broker does not
+    /// compact), and each later run read more of it while it was measured.
     static func stateTopics(group: String, changelogPrefix: String)
-        -> (changelog: String, personWorkouts: String, personChangelog: String)
+        -> (changelog: String, personWorkouts: String, personChangelog: String, personSummaries: String)
     {
         let base = changelogPrefix + group
-        return (base, base + "-person-workouts", base + "-person-changelog")
+        return (base, base + "-person-workouts", base + "-person-changelog", base + "-person-summaries")
     }
 
     /// The state topics of every run in `groups`, for the cluster to create up front.
@@ -37,7 +40,7 @@ struct BenchProcessorRun {
     {
         groups.flatMap { group -> [TopicAdmin.Specification] in
             let state = stateTopics(group: group, changelogPrefix: changelogPrefix)
-            return [state.changelog, state.personWorkouts, state.personChangelog].map {
+            return [state.changelog, state.personWorkouts, state.personChangelog, state.personSummaries].map {
                 TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
             }
         }

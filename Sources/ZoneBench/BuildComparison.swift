@@ -76,7 +76,9 @@ public struct BuildComparison: Sendable {
         try report.write(to: output)
     }
 
-    /// The rounds: the floor first, then the builds in turn; every other round the other way round.
+    /// The rounds: the floor and the builds in turn, each round starting one client later, so
+    /// that every client runs in every place of the order equally often (reversing every other
+    /// round left the builds in the middle always the furthest from a floor run).
     private func measureRounds(
         configuration: ProcessorConfiguration, names: BenchTopics, records: Int, outputs: KafkaFloor.Outputs,
         logger: Logger
@@ -89,8 +91,9 @@ public struct BuildComparison: Sendable {
         _ = try ChildThroughput.measure(
             childRun(0, group: Self.childWarmUpGroup, names: names, base: configuration), records: records)
         for round in 0..<rounds {
-            let order = Array(-1..<builds.count)
-            for client in round % 2 == 0 ? order : order.reversed() {
+            let clients = Array(-1..<builds.count)
+            let first = round % clients.count
+            for client in clients[first...] + clients[..<first] {
                 if client < 0 {
                     let floor = try KafkaFloor.measure(
                         kafka: configuration.kafka, topic: names.gym.workoutEvents, outputTopic: names.floorOutput,

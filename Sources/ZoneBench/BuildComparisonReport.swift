@@ -17,7 +17,7 @@ struct BuildComparisonReport: Codable {
     }
 
     var what =
-        "Each build as a `zonestream run` child over the same preloaded gym traffic on one embedded broker, in rounds with the Kafka I/O floor (floor first, then the builds in turn; every other round reversed) after one uncounted child run; each rate over the window from a tenth to nine tenths of the records, read from the child's /metrics every 100 ms, with the child's CPU in that window."
+        "Each build as a `zonestream run` child over the same preloaded gym traffic on one embedded broker, in rounds with the Kafka I/O floor (the floor and the builds in turn, each round starting one client later) after one uncounted child run; each rate over the window from a tenth to nine tenths of the records, read from the child's /metrics every 100 ms, with the child's CPU in that window."
     var machine =
         "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB"
     var records: Int
