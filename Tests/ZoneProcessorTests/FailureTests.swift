@@ -46,7 +46,8 @@ struct FailureTests {
         if !passed {
             for (index, processor) in processors.enumerated() {
                 let own = processor.output.split(separator: "\n").filter { !$0.contains("source=librdkafka") }
-                Issue.record("processor \(index): \(own.suffix(30).joined(separator: "\n"))")
+                let state = processor.ending.map { "ended, \($0)" } ?? "running"
+                Issue.record("processor \(index) (\(state)): \(own.suffix(30).joined(separator: "\n"))")
             }
         }
     }
@@ -111,7 +112,8 @@ struct FailureTests {
         Thread.sleep(forTimeInterval: 6)
         #expect(broker.mock?.control("up 1") == true)
         Self.expectChecked(loadgen, [processor])
-        #expect(processor.isRunning, "the processor waited for the broker instead of exiting")
+        #expect(
+            processor.isRunning, "the processor waited for the broker instead of exiting: \(processor.ending ?? "")")
         #expect(processor.signal(SIGTERM, waitSeconds: 20))
     }
 

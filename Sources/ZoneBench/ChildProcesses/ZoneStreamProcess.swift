@@ -75,6 +75,17 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     public var exitStatus: Int32? { process.isRunning ? nil : process.terminationStatus }
     public var output: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
+    /// How the process ended, for a failure message ("exit status 0", "signal 9"); nil while
+    /// it runs. A child that vanished without a log line tells here whether it was killed.
+    public var ending: String? {
+        guard !process.isRunning else { return nil }
+        switch process.terminationReason {
+        case .exit: return "exit status \(process.terminationStatus)"
+        case .uncaughtSignal: return "signal \(process.terminationStatus)"
+        @unknown default: return "status \(process.terminationStatus)"
+        }
+    }
+
     /// Sends `signal` and waits up to `seconds` for the exit; true if it exited in time.
     @discardableResult
     public func signal(_ signal: Int32, waitSeconds seconds: Double = 30) -> Bool {

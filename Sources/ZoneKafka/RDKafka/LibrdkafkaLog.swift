@@ -29,9 +29,14 @@ enum LibrdkafkaLog {
 
     /// Whether a warning or error of this kind is logged now; if so, how many of its kind were
     /// left out since the last one (0: none).
+    ///
+    /// `nowMs` may be earlier than the last admitted line's: librdkafka logs from several
+    /// threads at once, each reading the clock before it takes the lock. Such a line falls
+    /// in the current interval. (A subtraction here trapped on that, and a trap on a
+    /// librdkafka thread, where every signal is blocked, ends the process without a word.)
     static func admit(kind: String, nowMs: UInt64) -> (admitted: Bool, suppressed: Int) {
         summaries.withLockedValue { summaries in
-            if let entry = summaries[kind], nowMs - entry.lastMs < summaryIntervalMs {
+            if let entry = summaries[kind], nowMs < entry.lastMs + summaryIntervalMs {
                 summaries[kind] = (entry.lastMs, entry.suppressed + 1)
                 return (false, 0)
             }
@@ -51,6 +56,8 @@ enum LibrdkafkaLog {
         }
     }
 
+    /// The callback runs on librdkafka's own threads, which block every signal: nothing in it
+    /// may trap, as a trap there kills the process silently instead of printing a backtrace.
     static func install(on conf: OpaquePointer) {
         rd_kafka_conf_set_log_cb(conf) { handle, level, facility, message in
             let text = message.map { String(cString: $0) } ?? ""
