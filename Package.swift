@@ -146,7 +146,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneBench", "CRdKafka"], swiftSettings: strictSettings),
+            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneBench", "CRdKafka", "ZoneTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneHTTPTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import CRdKafka
 import Dispatch
+import Glibc
 import Logging
 import NIOConcurrencyHelpers
 
@@ -46,6 +47,16 @@ enum LibrdkafkaLog {
         }
     }
 
+    /// Unblocks, on the calling thread, the signals a fault raises in that thread itself (a
+    /// trap, an abort, a bad access), so a crash there prints the runtime's backtrace. The
+    /// signals librdkafka means to keep from its threads (SIGTERM, SIGINT) stay blocked.
+    static func unblockFaultSignals() {
+        var faults = sigset_t()
+        sigemptyset(&faults)
+        for signal in [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV] { sigaddset(&faults, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &faults, nil)
+    }
+
     static func level(fromSyslog level: Int32) -> Logger.Level {
         switch level {
         case ...2: .critical
@@ -56,10 +67,14 @@ enum LibrdkafkaLog {
         }
     }
 
-    /// The callback runs on librdkafka's own threads, which block every signal: nothing in it
-    /// may trap, as a trap there kills the process silently instead of printing a backtrace.
+    /// The callback runs on librdkafka's own threads, which librdkafka starts with every signal
+    /// blocked. A trap on such a thread (Swift's runtime checks raise SIGILL or SIGTRAP) would
+    /// kill the process without the runtime's backtrace, since a blocked fault signal is
+    /// delivered with its default action; so the callback first unblocks the fault signals on
+    /// its thread (``unblockFaultSignals()``).
     static func install(on conf: OpaquePointer) {
         rd_kafka_conf_set_log_cb(conf) { handle, level, facility, message in
+            LibrdkafkaLog.unblockFaultSignals()
             let text = message.map { String(cString: $0) } ?? ""
             let name = handle.map { String(cString: rd_kafka_name($0)) } ?? ""
             let facilityName = facility.map { String(cString: $0) } ?? ""
