@@ -44,8 +44,11 @@ struct ParentWatchTests {
         parent.standardOutput = output
         try parent.run()
         var children: [pid_t] = []
+        // Once seen gone, a child's PID may be another process's (PIDs are reused), so the
+        // clean-up kills only children not yet seen to exit.
+        var seenExited: Set<pid_t> = []
         defer {
-            for child in children where !Self.hasExited(child) { kill(child, SIGKILL) }
+            for child in children where !seenExited.contains(child) && !Self.hasExited(child) { kill(child, SIGKILL) }
             if parent.isRunning { kill(parent.processIdentifier, SIGKILL) }
             parent.waitUntilExit()
         }
@@ -69,7 +72,10 @@ struct ParentWatchTests {
         kill(parent.processIdentifier, SIGKILL)
         parent.waitUntilExit()
         #expect(
-            Eventually.holds(within: 40) { children.allSatisfy(Self.hasExited) },
+            Eventually.holds(within: 40) {
+                seenExited.formUnion(children.filter(Self.hasExited))
+                return seenExited.count == children.count
+            },
             "children still running 40 s after their parent was killed: \(children.filter { !Self.hasExited($0) })")
         let log = (try? String(contentsOfFile: runLog, encoding: .utf8)) ?? ""
         #expect(log.contains("parent process \(parent.processIdentifier) is gone; stopping"))
