@@ -19,8 +19,7 @@ struct LibrdkafkaLogTests {
     }
 
     /// Two threads read the clock, and the later reading takes the lock first: the earlier one
-    /// is a line of the current interval, left out and counted (it used to trap, on a
-    /// librdkafka thread, ending the process without a word).
+    /// is a line of the current interval, left out and counted, and nothing traps.
     @Test func aClockReadingEarlierThanTheLastLineIsLeftOut() {
         let kind = "summary-test/RACE"
         #expect(LibrdkafkaLog.admit(kind: kind, nowMs: 80_000) == (true, 0))

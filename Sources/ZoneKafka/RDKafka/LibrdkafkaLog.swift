@@ -33,8 +33,8 @@ enum LibrdkafkaLog {
     ///
     /// `nowMs` may be earlier than the last admitted line's: librdkafka logs from several
     /// threads at once, each reading the clock before it takes the lock. Such a line falls
-    /// in the current interval. (A subtraction here trapped on that, and a trap on a
-    /// librdkafka thread, where every signal is blocked, ends the process without a word.)
+    /// in the current interval; the comparison subtracts nothing, as an unsigned difference
+    /// would trap on it, on a librdkafka thread.
     static func admit(kind: String, nowMs: UInt64) -> (admitted: Bool, suppressed: Int) {
         summaries.withLockedValue { summaries in
             if let entry = summaries[kind], nowMs < entry.lastMs + summaryIntervalMs {
