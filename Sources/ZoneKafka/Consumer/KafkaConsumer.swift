@@ -94,6 +94,29 @@ public final class KafkaConsumer: @unchecked Sendable {
         try KafkaError.check(rd_kafka_assign(client.handle, list.pointer), "assigning \(partitions.count) partitions")
     }
 
+    /// Adds `partitions` to what this consumer reads without a group, each from its offset,
+    /// leaving the others where they are.
+    public func addAssignment(_ partitions: [TopicPartition]) throws(KafkaError) {
+        let list = try RDKafkaTopicPartitionList(partitions)
+        let operation = "adding \(partitions.count) partitions"
+        if let error = KafkaError(
+            taking: rd_kafka_incremental_assign(client.handle, list.pointer), operation: operation)
+        {
+            throw error
+        }
+    }
+
+    /// Stops reading `partitions` (their pre-fetched records are dropped), leaving the others.
+    public func removeAssignment(_ partitions: [TopicPartition]) throws(KafkaError) {
+        let list = try RDKafkaTopicPartitionList(partitions)
+        let operation = "removing \(partitions.count) partitions"
+        if let error = KafkaError(
+            taking: rd_kafka_incremental_unassign(client.handle, list.pointer), operation: operation)
+        {
+            throw error
+        }
+    }
+
     /// Serves rebalance callbacks and consumer errors; records only appear here for partitions
     /// that were not forwarded to a queue (they are handed to `body`).
     public func poll(timeoutMs: Int32, _ body: (KafkaRecord) -> Void = { _ in }) {

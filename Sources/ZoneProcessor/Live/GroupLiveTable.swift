@@ -15,9 +15,9 @@ import ZoneKafka
 ///
 /// The sessions of the partitions this instance owns are not kept here: its workers publish
 /// them, fresher, in their own tables, and holding them twice cost about 0.7 KB per live
-/// session. Their changelog records are skipped before they are decoded. A
-/// worker hands its entries over when it loses a partition (``handOver(_:)``), so they stay
-/// visible until the new owner writes them.
+/// session. Their changelog is not even fetched (``ChangelogFollowing``). A worker hands its
+/// entries over when it loses a partition (``handOver(_:)``), so they stay visible until the
+/// new owner writes them.
 ///
 /// The same reader keeps the warm standbys (``StandbyPartitions``) of the partitions this
 /// instance does not own; it runs when either the views or the standbys are on.
@@ -26,6 +26,10 @@ final class GroupLiveTable: Sendable {
         var entries: [String: LiveSessionEntry] = [:]
         /// Partitions this instance's workers own.
         var owned: Set<Int32> = []
+        /// The changelog's partition count, once the reader has started.
+        var partitionCount: Int32 = 0
+        /// The next offset of each partition after the last record the reader fetched.
+        var positions: [Int32: Int64] = [:]
         var standbys = StandbyPartitions(limit: 0, settings: EngineSettings())
     }
     private let table = NIOLockedValueBox(Table())
@@ -36,6 +40,8 @@ final class GroupLiveTable: Sendable {
     /// never held here as well (that doubled a restart's memory).
     private let assignmentSeen = Atomic<Bool>(false)
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
+    /// The partitions the reader fetches.
+    let following = ChangelogFollowing()
 
     /// The state of `session` as the group last wrote it, nil when it is not live anywhere.
     func session(_ session: String) -> LiveSessionEntry? { table.withLockedValue { $0.entries[session] } }
@@ -49,6 +55,7 @@ final class GroupLiveTable: Sendable {
     func reserve(_ partitions: [Int32]) {
         table.withLockedValue { $0.owned.formUnion(partitions) }
         assignmentSeen.store(true, ordering: .releasing)
+        followUnowned()
     }
 
     /// A worker of this instance now owns `partition` and publishes its sessions itself.
@@ -57,6 +64,7 @@ final class GroupLiveTable: Sendable {
             table.owned.insert(partition)
             table.entries = table.entries.filter { $0.value.partition != partition }
         }
+        followUnowned()
     }
 
     /// A worker of this instance lost the partitions of `entries`, its last views of their
@@ -75,6 +83,30 @@ final class GroupLiveTable: Sendable {
             table.owned.subtract(partitions)
             for partition in partitions { table.standbys.release(partition, standbys[partition]) }
         }
+        followUnowned()
+    }
+
+    /// Makes the reader fetch every partition no worker of this instance owns, once the group
+    /// has given this instance its first assignment: a partition it did not fetch yet from its
+    /// standby's next offset (what a released partition's state reflects), else from where the
+    /// reader left it (from its start at first). Without the views, not the partitions whose
+    /// standbys were given up.
+    private func followUnowned() {
+        following.follow {
+            table.withLockedValue { table in
+                guard assignmentSeen.load(ordering: .acquiring) else { return [:] }
+                var starts: [Int32: Int64] = [:]
+                let views = reading.load(ordering: .relaxed)
+                for partition in 0..<table.partitionCount where !table.owned.contains(partition) {
+                    // A given-up standby's records would be ignored, unless the views want them.
+                    guard views || !table.standbys.abandoned.contains(partition) else { continue }
+                    starts[partition] =
+                        table.standbys.partitions[partition]?.nextOffset ?? table.positions[partition]
+                        ?? TopicPartition.beginning
+                }
+                return starts
+            }
+        }
     }
 
     /// The standby of `partition`, newly assigned to a worker of this instance, nil when there
@@ -86,6 +118,7 @@ final class GroupLiveTable: Sendable {
     /// A rebalance ended: standbys over the limit are given up.
     func rebalanceEnded() {
         table.withLockedValue { table in table.standbys.enforceLimit(owned: table.owned) }
+        followUnowned()
     }
 
     /// What the standbys hold: partitions, live sessions, and changelog records they are behind
@@ -115,16 +148,12 @@ final class GroupLiveTable: Sendable {
         let consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger, properties: Self.readerProperties)
         let partitions = try consumer.partitionCount(topic: topic)
-        try consumer.assign(
-            (0..<Int32(partitions)).map {
-                TopicPartition(topic: topic, partition: $0, offset: TopicPartition.beginning)
-            })
+        self.table.withLockedValue { $0.partitionCount = Int32(partitions) }
+        following.attach(consumer, topic: topic, logger: logger)
+        followUnowned()
         let table = self
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-group-live") {
-                while table.running.load(ordering: .relaxed) && !table.assignmentSeen.load(ordering: .acquiring) {
-                    Thread.sleep(forTimeInterval: 0.05)
-                }
                 var nextReportMs: Int64 = 0
                 while table.running.load(ordering: .relaxed) {
                     consumer.poll(timeoutMs: 100) { record in
@@ -135,14 +164,15 @@ final class GroupLiveTable: Sendable {
                     nextReportMs = now + 1000
                     table.reportStandbys(consumer: consumer, topic: topic, partitions: partitions, metrics: metrics)
                 }
+                table.following.detach()
                 consumer.close()
             }
         }
     }
 
-    /// The reader's consumer. It fetches every partition, its own included (their records are
-    /// skipped), and a restart finds it behind the whole changelog while the workers restore
-    /// theirs: with the workers' pre-fetch limit (64 MB) its queue, full of records it skips,
+    /// The reader's consumer. A restart finds it behind the whole changelog of the partitions
+    /// it follows while the workers restore theirs: with the workers' pre-fetch limit (64 MB),
+    /// when it also fetched (and skipped) the partitions its own instance owns, its queue
     /// raised a restore's peak RSS to 1.3-1.45 times the steady state at 100,000 sessions;
     /// with 16 MB, 1.05 (`zonestream bench memory`). It catches up at about 16 MB a second
     /// then (librdkafka 2.0 fetches again up to a second after a full queue drains).
@@ -169,7 +199,11 @@ final class GroupLiveTable: Sendable {
     }
 
     private func apply(_ record: KafkaRecord, profiles: ProfileTable, revision: UInt64) {
-        guard !isOwned(record.partition) else { return }
+        let owned = table.withLockedValue { table in
+            table.positions[record.partition] = record.offset + 1
+            return table.owned.contains(record.partition)
+        }
+        guard !owned else { return }
         // A record this version cannot read is skipped here: the restore reports it.
         guard let decoded = try? ChangelogRecord.decode(key: record.key, value: record.value) else { return }
         let writtenAtMs = record.timestampMs > 0 ? record.timestampMs : WallClock.nowMs()
