@@ -34,8 +34,9 @@ public struct LiveSessionState: Sendable, Equatable {
     /// compute it), nil when unknown; boards show the current heart rate as a share of it.
     public let maximumHeartRate: Double?
     /// Points, calories and work so far, credited through each quantity's last accepted
-    /// sample, as `durations` are.
-    public let effort: WorkoutEffort
+    /// sample, as `durations` are; worked out when read.
+    public var effort: WorkoutEffort { effortSums.effort }
+    let effortSums: EffortSums
 
     /// The current heart rate in percent of ``maximumHeartRate``, rounded; nil when either is
     /// unknown.
@@ -66,6 +67,6 @@ extension WorkoutSession {
         return LiveSessionState(
             session: id, person: person, name: profile?.name, sessionClass: sessionClass, activity: activity,
             startTimestamp: startTimestamp, latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups,
-            maximumHeartRate: SystemZones.maximumHeartRate(for: profile), effort: effort)
+            maximumHeartRate: SystemZones.maximumHeartRate(for: profile), effortSums: effortSums)
     }
 }

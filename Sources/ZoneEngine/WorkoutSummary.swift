@@ -114,13 +114,15 @@ extension WorkoutSession {
 
     /// The effort so far, counting only credited intervals (a live view credits the open one
     /// on a copy first).
-    public var effort: WorkoutEffort {
+    public var effort: WorkoutEffort { effortSums.effort }
+
+    /// What ``effort`` is worked out from.
+    var effortSums: EffortSums {
         let heartRate = tracks.heartRate
         let power = tracks.cyclingPower
-        return WorkoutEffort(
-            heartRate: heartRate.hasSamples ? heartRate.heartRateEffort?.summary : nil,
-            kilojoulesTenths: power.hasSamples && !power.valueMs.isNaN
-                ? WorkoutEffort.kilojoulesTenths(wattMilliseconds: power.valueMs) : nil)
+        return EffortSums(
+            heartRate: heartRate.hasSamples ? heartRate.heartRateEffort : nil,
+            wattMilliseconds: power.hasSamples && !power.valueMs.isNaN ? power.valueMs : nil)
     }
 
     private func zoneGroup(_ quantity: Quantity, durations: ZoneDurations) -> WorkoutSummary.ZoneGroup {
