@@ -2,6 +2,11 @@
 /// formula's sums, credited once per covered interval alongside time in zone.
 struct HeartRateEffort: Sendable {
     let parameters: HeartRateEffortParameters
+    /// The parameters' band floors and calorie floor, copied into the session: read through
+    /// the shared parameters object, they cost a cache miss per sample once thousands of
+    /// sessions are live (perf: a third of a worker's per-sample time), for 48 bytes a session.
+    private let bandFloors: InlineArray<5, Double>
+    private let calorieFloor: Double
     var bandMs = InlineArray<6, Int64>(repeating: 0)
     /// Milliseconds of intervals whose heart rate burns energy by the calorie formula.
     var calorieMs: Int64 = 0
@@ -10,14 +15,16 @@ struct HeartRateEffort: Sendable {
 
     init(parameters: HeartRateEffortParameters) {
         self.parameters = parameters
+        bandFloors = parameters.bandFloors
+        calorieFloor = parameters.calorieFloor
     }
 
     /// Credits an interval of `length` milliseconds covered by `value`. No allocation, and no
     /// branch that depends on the value.
     @inline(__always)
     mutating func credit(value: Double, _ length: Int64) {
-        bandMs[parameters.band(of: value)] += length
-        let burning: Int64 = value > parameters.calorieFloor ? 1 : 0
+        bandMs[HeartRateEffortParameters.band(of: value, floors: bandFloors)] += length
+        let burning: Int64 = value > calorieFloor ? 1 : 0
         calorieMs += burning &* length
         calorieValueMs += Double(burning) * value * Double(length)
     }

@@ -70,8 +70,12 @@ public final class HeartRateEffortParameters: Sendable {
     /// The intensity band (0 ... 5) of a heart rate: how many band floors it reaches (they
     /// increase), counted without branches.
     @inline(__always)
-    func band(of value: Double) -> Int {
-        (value >= bandFloors[0] ? 1 : 0) + (value >= bandFloors[1] ? 1 : 0) + (value >= bandFloors[2] ? 1 : 0)
-            + (value >= bandFloors[3] ? 1 : 0) + (value >= bandFloors[4] ? 1 : 0)
+    func band(of value: Double) -> Int { Self.band(of: value, floors: bandFloors) }
+
+    /// The intensity band of a heart rate against `floors`, ``bandFloors`` or a copy of them.
+    @inline(__always)
+    static func band(of value: Double, floors: InlineArray<5, Double>) -> Int {
+        (value >= floors[0] ? 1 : 0) + (value >= floors[1] ? 1 : 0) + (value >= floors[2] ? 1 : 0)
+            + (value >= floors[3] ? 1 : 0) + (value >= floors[4] ? 1 : 0)
     }
 }

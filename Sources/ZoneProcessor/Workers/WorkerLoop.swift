@@ -78,13 +78,17 @@ struct WorkerLoop {
             let profiles = context.profiles
             batchWallMs = WallClock.nowMs()
             // Poll briefly while outputs await delivery, so their offsets are committed promptly.
-            let consumed = worker.queue.consumeBatch(timeoutMs: ledger.isEmpty ? 100 : 5) { record in
+            let timeoutMs = ledger.isEmpty ? Self.idlePollMs : 5
+            let consumed = worker.queue.consumeBatch(timeoutMs: timeoutMs) { record in
                 process(record, profiles: profiles)
             }
             publishCounts()
-            // Idle: commit what was applied now rather than at the next interval, so a
-            // rebalance or a crash during a lull replays nothing.
-            if consumed == 0 { sealEpoch() }
+            // Idle for a whole long poll: commit what was applied now rather than at the next
+            // interval, so a rebalance or a crash during a lull replays nothing. Not after a
+            // brief poll: a backlog's queue runs dry between fetch responses many times a
+            // second, and sealing each time wrote every touched session to the changelog again
+            // (over ten times a second per session while catching up).
+            if consumed == 0 && timeoutMs == Self.idlePollMs { sealEpoch() }
             let now = WallClock.nowMs()
             if now >= nextExpiryMs {
                 expireIdleSessions(now: now)
@@ -98,6 +102,10 @@ struct WorkerLoop {
             transactions?.pollDeliveryReports(timeoutMs: 0)
         }
     }
+
+    /// How long a worker with nothing awaiting delivery waits for records; a poll that long
+    /// with none is a lull.
+    static let idlePollMs: Int32 = 100
 
     mutating func handleCommands() {
         lastPartition = nil
