@@ -158,6 +158,9 @@ public final class ZoneProcessor: Sendable {
         // delivered work; then workers stop, the producer flushes, and the clients close.
         logReadinessChange()
         logger.info("processor stopping")
+        // Leaving the group releases every partition; the group table's reader need not start
+        // fetching them for the moment it has left.
+        sessionDirectory.group.following.detach()
         consumer.close()
         stopWorkers(workers)
         personStage.stop()

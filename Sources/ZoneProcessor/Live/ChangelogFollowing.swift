@@ -32,6 +32,7 @@ final class ChangelogFollowing: Sendable {
         }
     }
 
+    /// No more changes to the reader's partitions: it is closing, or its processor stopping.
     func detach() {
         state.withLockedValue { $0.consumer = nil }
     }
