@@ -97,24 +97,21 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Adds `partitions` to what this consumer reads without a group, each from its offset,
     /// leaving the others where they are.
     public func addAssignment(_ partitions: [TopicPartition]) throws(KafkaError) {
-        let list = try RDKafkaTopicPartitionList(partitions)
-        let operation = "adding \(partitions.count) partitions"
-        if let error = KafkaError(
-            taking: rd_kafka_incremental_assign(client.handle, list.pointer), operation: operation)
-        {
-            throw error
-        }
+        try changeAssignment(partitions, operation: "adding", rd_kafka_incremental_assign)
     }
 
     /// Stops reading `partitions` (their pre-fetched records are dropped), leaving the others.
     public func removeAssignment(_ partitions: [TopicPartition]) throws(KafkaError) {
+        try changeAssignment(partitions, operation: "removing", rd_kafka_incremental_unassign)
+    }
+
+    private func changeAssignment(
+        _ partitions: [TopicPartition], operation: String,
+        _ change: (OpaquePointer?, UnsafePointer<rd_kafka_topic_partition_list_t>?) -> OpaquePointer?
+    ) throws(KafkaError) {
         let list = try RDKafkaTopicPartitionList(partitions)
-        let operation = "removing \(partitions.count) partitions"
-        if let error = KafkaError(
-            taking: rd_kafka_incremental_unassign(client.handle, list.pointer), operation: operation)
-        {
-            throw error
-        }
+        let operation = "\(operation) \(partitions.count) partitions"
+        if let error = KafkaError(taking: change(client.handle, list.pointer), operation: operation) { throw error }
     }
 
     /// Serves rebalance callbacks and consumer errors; records only appear here for partitions
