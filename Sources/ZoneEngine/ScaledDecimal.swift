@@ -10,7 +10,7 @@ struct ScaledDecimal: Equatable {
     var mantissa: Int64
     var places: Int
 
-    static let powersOfTen: [Int64] = (0...9).map { exponent in (0..<exponent).reduce(1) { product, _ in product * 10 }
+    static let powersOfTen: [Int64] = (0...18).map { exponent in (0..<exponent).reduce(1) { product, _ in product * 10 }
     }
 
     /// `value` as its shortest decimal text states it, when that has at most six places and

@@ -6,7 +6,8 @@ import Foundation
 /// The per-sample path only decides whether a covered interval burns anything (the rate's
 /// sign, in doubles) and adds its milliseconds and heart-rate milliseconds; the exact sum is
 /// worked out once, when the workout finishes, in decimal arithmetic with the constants as
-/// written.
+/// written: in whole numbers (``ScaledDecimal``) for the ages, weights and sums people have,
+/// in Foundation's `Decimal` otherwise.
 struct CalorieFormula: Sendable, Equatable {
     let sex: PersonProfile.Sex
     let age: Double
@@ -25,7 +26,7 @@ struct CalorieFormula: Sendable, Equatable {
         self.sex = sex
         self.age = age
         self.weightKg = weightKg
-        let constants = Self.constants(sex).map { NSDecimalNumber(decimal: $0).doubleValue }
+        let constants = sex == .male ? Self.maleDoubles : Self.femaleDoubles
         intercept = constants[0] + constants[2] * weightKg + constants[3] * age
         slope = constants[1]
     }
@@ -37,6 +38,17 @@ struct CalorieFormula: Sendable, Equatable {
     /// Whole kilocalories, halves away from zero, for `milliseconds` of burning intervals whose
     /// heart rate times their length adds up to `heartRateMilliseconds`.
     func kilocalories(milliseconds: Int64, heartRateMilliseconds: Double) -> Int64 {
+        guard milliseconds > 0 else { return 0 }
+        if let whole = wholeNumberKilocalories(milliseconds: milliseconds, heartRateMilliseconds: heartRateMilliseconds)
+        {
+            return whole
+        }
+        return decimalKilocalories(milliseconds: milliseconds, heartRateMilliseconds: heartRateMilliseconds)
+    }
+
+    /// ``kilocalories(milliseconds:heartRateMilliseconds:)`` in Foundation's `Decimal`: some
+    /// sixty allocations a workout, so only for the values ``ScaledDecimal`` does not hold.
+    func decimalKilocalories(milliseconds: Int64, heartRateMilliseconds: Double) -> Int64 {
         guard milliseconds > 0,
             let age = SystemZones.exactDecimal(age), let weight = SystemZones.exactDecimal(weightKg),
             let valueTime = Self.decimal(heartRateMilliseconds)
@@ -60,6 +72,9 @@ struct CalorieFormula: Sendable, Equatable {
     static let female = ["-20.4022", "0.4472", "-0.1263", "0.074"].map(decimal(text:))
 
     static func constants(_ sex: PersonProfile.Sex) -> [Decimal] { sex == .male ? male : female }
+    /// The constants as doubles, converted once (each conversion allocates).
+    static let maleDoubles = male.map { NSDecimalNumber(decimal: $0).doubleValue }
+    static let femaleDoubles = female.map { NSDecimalNumber(decimal: $0).doubleValue }
 
     private static func decimal(text: String) -> Decimal { Decimal(string: text, locale: SystemZones.posix) ?? 0 }
 }
