@@ -31,19 +31,29 @@ public enum MetricsExposition {
 
     /// The exposition text: the registry's, with help lines added, then the process metrics.
     static func text(registry: PrometheusCollectorRegistry, ready: Bool, embeddedBroker: Bool = false) -> String {
-        var lines: [String] = []
-        for line in registry.emitToString().split(separator: "\n", omittingEmptySubsequences: false) {
+        let emitted = registry.emitToString()
+        // One string appended to in place: a string per line was most of a scrape's
+        // allocations, and a scrape every 100 ms (the benchmarks') a percent of the CPU.
+        var text = ""
+        text.reserveCapacity(emitted.utf8.count + 4096)
+        func help(_ name: Substring, _ help: String) {
+            text += "# HELP "
+            text += name
+            text += " "
+            text += help
+            text += "\n"
+        }
+        for line in emitted.split(separator: "\n") {
             if line.hasPrefix("# TYPE ") {
                 let name = line.dropFirst(7).prefix { $0 != " " }
-                if let help = MetricCatalogue.help[String(name)] { lines.append("# HELP \(name) \(help)") }
+                if let text = MetricCatalogue.help[String(name)] { help(name, text) }
             }
-            lines.append(String(line))
+            text += line
+            text += "\n"
         }
-        while lines.last == "" { lines.removeLast() }
         func metric(_ name: String, _ type: String, _ value: String) {
-            lines.append("# HELP \(name) \(MetricCatalogue.help[name] ?? name)")
-            lines.append("# TYPE \(name) \(type)")
-            lines.append("\(name) \(value)")
+            help(name[...], MetricCatalogue.help[name] ?? name)
+            text += "# TYPE \(name) \(type)\n\(name) \(value)\n"
         }
         metric("zonestream_ready", "gauge", ready ? "1" : "0")
         metric("zonestream_embedded_broker", "gauge", embeddedBroker ? "1" : "0")
@@ -55,6 +65,6 @@ public enum MetricsExposition {
         metric("process_max_fds", "gauge", String(process.maxFileDescriptors))
         metric("process_start_time_seconds", "gauge", String(process.startTimeSeconds))
         metric("process_threads", "gauge", String(process.threads))
-        return lines.joined(separator: "\n") + "\n"
+        return text
     }
 }
