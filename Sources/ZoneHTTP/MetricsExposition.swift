@@ -36,23 +36,23 @@ public enum MetricsExposition {
         // allocations, and a scrape every 100 ms (the benchmarks') a percent of the CPU.
         var text = ""
         text.reserveCapacity(emitted.utf8.count + 4096)
-        func help(_ name: Substring, _ help: String) {
+        func appendHelp(_ name: Substring, _ helpText: String) {
             text += "# HELP "
             text += name
             text += " "
-            text += help
+            text += helpText
             text += "\n"
         }
         for line in emitted.split(separator: "\n") {
             if line.hasPrefix("# TYPE ") {
                 let name = line.dropFirst(7).prefix { $0 != " " }
-                if let text = MetricCatalogue.help[String(name)] { help(name, text) }
+                if let helpText = MetricCatalogue.help[String(name)] { appendHelp(name, helpText) }
             }
             text += line
             text += "\n"
         }
         func metric(_ name: String, _ type: String, _ value: String) {
-            help(name[...], MetricCatalogue.help[name] ?? name)
+            appendHelp(name[...], MetricCatalogue.help[name] ?? name)
             text += "# TYPE \(name) \(type)\n\(name) \(value)\n"
         }
         metric("zonestream_ready", "gauge", ready ? "1" : "0")

@@ -15,17 +15,17 @@ extension CalorieFormula {
         guard milliseconds > 0, milliseconds < 1_000_000_000_000, let age = ScaledDecimal(age),
             let weight = ScaledDecimal(weightKg), let valueTime = Self.scaled(heartRateMilliseconds)
         else { return nil }
-        let c = (sex == .male ? Self.maleTenThousandths : Self.femaleTenThousandths).map { Int128($0) }
+        let c = sex == .male ? Self.maleTenThousandths : Self.femaleTenThousandths
         // c0 + c2 * weight + c3 * age, at 4 + `places` decimal places.
         let places = max(age.places, weight.places)
         let intercept =
-            c[0] * Int128(ScaledDecimal.powersOfTen[places]) + c[2] * Int128(weight.mantissa(at: places))
-            + c[3] * Int128(age.mantissa(at: places))
+            Int128(c[0]) * Int128(ScaledDecimal.powersOfTen[places])
+            + Int128(c[2]) * Int128(weight.mantissa(at: places)) + Int128(c[3]) * Int128(age.mantissa(at: places))
         // Both terms at 4 + `scale` places.
         let scale = max(places, valueTime.places)
         let numerator =
             intercept * Int128(milliseconds) * Int128(ScaledDecimal.powersOfTen[scale - places])
-            + c[1] * Int128(valueTime.mantissa) * Int128(ScaledDecimal.powersOfTen[scale - valueTime.places])
+            + Int128(c[1]) * Int128(valueTime.mantissa) * Int128(ScaledDecimal.powersOfTen[scale - valueTime.places])
         let denominator = Self.millisecondKilojoulesPerKilocalorie * Int128(ScaledDecimal.powersOfTen[4 + scale])
         // Halves away from zero; below zero burns nothing.
         guard numerator > 0 else { return 0 }
