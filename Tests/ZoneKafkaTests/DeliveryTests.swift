@@ -41,19 +41,33 @@ struct DeliveryTests {
         try producer.flush(timeoutMs: 10_000)
         #expect(tracker.inFlight == 0 && tracker.deliveredCount == 1 && tracker.takeFailures().isEmpty)
 
-        // Refused by the broker: the failure carries the message and what produced it.
-        #expect(broker.control("errors 2 0 1 29"))
+        // Refused by the broker (the next two produce requests): each failure carries the
+        // message, what produced it and its input.
+        #expect(broker.control("errors 2 0 2 29"))
         struct Context: Sendable, Equatable {
             let offset: Int64
             let kind: Int
         }
         try producer.produce(
             topic: "zone-changes", key: Array("s1".utf8), value: Array("payload".utf8), tracker: tracker,
-            context: Context(offset: 41, kind: 7))
+            context: Context(offset: 41, kind: 7), input: MessageInput(key: Array("in-key".utf8), value: [1, 2, 3]))
+        // An input without a key, its value lent as a buffer.
+        let (second, secondInput) = (Array("second".utf8), [UInt8](repeating: 9, count: 300))
+        try second.withUnsafeBytes { value in
+            try secondInput.withUnsafeBytes { inputValue in
+                try producer.produce(
+                    topic: "zone-changes", key: nil, value: value, tracker: tracker,
+                    context: Context(offset: 42, kind: 7), inputKey: nil, inputValue: inputValue)
+            }
+        }
         try producer.flush(timeoutMs: 10_000)
-        let failures = tracker.takeFailures()
-        #expect(tracker.inFlight == 0 && failures.count == 1)
+        let failures = tracker.takeFailures().sorted { $0.value.count > $1.value.count }
+        #expect(tracker.inFlight == 0 && failures.count == 2)
         let failure = try #require(failures.first)
+        #expect(failure.input.key == Array("in-key".utf8) && failure.input.value == [1, 2, 3])
+        let keyless = try #require(failures.last)
+        #expect(keyless.input.key == nil && keyless.input.value == [UInt8](repeating: 9, count: 300))
+        #expect(keyless.context as? Context == Context(offset: 42, kind: 7) && keyless.key == nil)
         #expect(
             failure.topic == "zone-changes" && failure.value == Array("payload".utf8) && failure.key == Array("s1".utf8)
         )

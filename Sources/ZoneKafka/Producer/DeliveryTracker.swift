@@ -57,27 +57,11 @@ public struct DeliveryFailure: Sendable {
     /// What the producer's user attached to the message (``KafkaProducer/produce``), returned
     /// as given: whatever it needs to answer the refusal.
     public let context: (any Sendable)?
+    /// The input record the message was produced for, as given to ``KafkaProducer/produce``.
+    public let input: MessageInput
 
     /// Whether the broker refused the message for good (size, authorization, an invalid
     /// record or topic): producing it again cannot succeed. Anything else (timeouts, leader
     /// changes, a broker down past librdkafka's retries) is worth producing again.
     public var isPermanent: Bool { KafkaError.isPermanentDeliveryError(error.code) }
-}
-
-/// One produced message's delivery context, handed to librdkafka as the message opaque.
-///
-/// - Important: ownership. ``KafkaProducer/produce(topic:key:value:tracker:partition:context:)``
-///   passes it retained (`passRetained`) and exactly one of two places releases it: the
-///   delivery-report callback (`takeRetainedValue`), or the produce call itself when librdkafka
-///   refuses the message synchronously. It keeps its tracker alive until then.
-final class DeliveryReceipt {
-    let tracker: DeliveryTracker
-    let context: (any Sendable)?
-    let partition: Int32?
-
-    init(tracker: DeliveryTracker, context: (any Sendable)?, partition: Int32?) {
-        self.tracker = tracker
-        self.context = context
-        self.partition = partition
-    }
 }

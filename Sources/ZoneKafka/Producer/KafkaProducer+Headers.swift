@@ -7,7 +7,8 @@ extension KafkaProducer {
     public func produce(
         topic: String, key: [UInt8]?, value: [UInt8], header: (name: String, value: [UInt8]), tracker: DeliveryTracker
     ) throws(KafkaError) {
-        let receipt = Unmanaged.passRetained(DeliveryReceipt(tracker: tracker, context: nil, partition: nil))
+        let receipt = Unmanaged.passRetained(
+            DeliveryReceipt.make(tracker: tracker, context: nil, partition: nil, inputKey: nil, inputValue: nil))
         tracker.willProduce()
         while true {
             let result = (key ?? []).withUnsafeBytes { keyBytes in

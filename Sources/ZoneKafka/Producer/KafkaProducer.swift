@@ -44,7 +44,7 @@ public final class KafkaProducer: @unchecked Sendable {
         let handle: OpaquePointer?
     }
 
-    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:)``.
+    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:inputKey:inputValue:)``.
     public func topic(_ name: String) -> Topic {
         topics.withLockedValue { cache in
             if let handle = cache[name] { return Topic(name: name, handle: handle) }
@@ -55,26 +55,33 @@ public final class KafkaProducer: @unchecked Sendable {
     }
 
     /// Queues one record (copied), partitioned by key unless `partition` is given. Waits while
-    /// librdkafka's queue is full. `context` comes back in a ``DeliveryFailure`` if the
-    /// record is refused; a record refused here (too large, unknown topic) throws instead.
+    /// librdkafka's queue is full. `context`, and the input record's bytes (`inputKey` and
+    /// `inputValue`, copied), come back in a ``DeliveryFailure`` if the record is refused; a
+    /// record refused here (too large, unknown topic) throws instead.
     public func produce(
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, context: (any Sendable)? = nil
+        partition: Int32? = nil, context: (any Sendable)? = nil, inputKey: UnsafeRawBufferPointer? = nil,
+        inputValue: UnsafeRawBufferPointer? = nil
     ) throws(KafkaError) {
         try produce(
-            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, context: context)
+            to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, context: context,
+            inputKey: inputKey, inputValue: inputValue)
     }
 
-    /// ``produce(topic:key:value:tracker:partition:context:)`` to a topic looked up before.
+    /// ``produce(topic:key:value:tracker:partition:context:inputKey:inputValue:)`` to a topic
+    /// looked up before.
     public func produce(
         to topic: Topic, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, context: (any Sendable)? = nil
+        partition: Int32? = nil, context: (any Sendable)? = nil, inputKey: UnsafeRawBufferPointer? = nil,
+        inputValue: UnsafeRawBufferPointer? = nil
     ) throws(KafkaError) {
         guard let handle = topic.handle else {
             throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic.name)")
         }
         let receipt = tracker.map {
-            Unmanaged.passRetained(DeliveryReceipt(tracker: $0, context: context, partition: partition))
+            Unmanaged.passRetained(
+                DeliveryReceipt.make(
+                    tracker: $0, context: context, partition: partition, inputKey: inputKey, inputValue: inputValue))
         }
         tracker?.willProduce()
         while true {
@@ -98,20 +105,16 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Convenience for byte arrays.
     public func produce(
         topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil,
-        context: (any Sendable)? = nil
+        context: (any Sendable)? = nil, input: MessageInput = MessageInput()
     ) throws(KafkaError) {
-        let keyCopy = key ?? []
-        let valueCopy = value ?? []
-        let result: Result<Void, KafkaError> = keyCopy.withUnsafeBytes { keyBuffer in
-            valueCopy.withUnsafeBytes { valueBuffer in
-                Result { () throws(KafkaError) in
-                    try produce(
-                        topic: topic, key: key == nil ? nil : keyBuffer, value: value == nil ? nil : valueBuffer,
-                        tracker: tracker, partition: partition, context: context)
-                }
+        let record = MessageInput(key: key, value: value)
+        try record.withBuffers { (key, value) throws(KafkaError) in
+            try input.withBuffers { (inputKey, inputValue) throws(KafkaError) in
+                try produce(
+                    topic: topic, key: key, value: value, tracker: tracker, partition: partition, context: context,
+                    inputKey: inputKey, inputValue: inputValue)
             }
         }
-        try result.get()
     }
 
     /// Serves delivery reports for up to `timeoutMs`.
@@ -144,10 +147,10 @@ private func deliveryReportCallback(
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
     let failure = DeliveryFailure(
-        topic: topic, partition: receipt.partition,
+        topic: topic, partition: receipt.header.partition,
         key: bytes(message.pointee.key, message.pointee.key_len),
         value: bytes(message.pointee.payload, message.pointee.len) ?? [],
         error: KafkaError(error, operation: "delivering \(message.pointee.len) bytes to \(topic)"),
-        context: receipt.context)
+        context: receipt.header.context, input: receipt.input)
     receipt.tracker.reported(failure: failure)
 }

@@ -1,9 +1,30 @@
+import ZoneKafka
+
 /// What the processor attaches to each message it produces and gets back when the broker
-/// refuses it: the input the message was produced for and what kind of message it is, which
-/// together decide the answer (a dead letter, or a dead letter in its minimal form).
+/// refuses it: where the input the message was produced for lies, and what kind of message it
+/// is, which together decide the answer (a dead letter, or a dead letter in its minimal form).
+/// The input's bytes travel beside it, in the message's ``MessageInput``.
 ///
-/// Two words, held inline by the producer's `any Sendable`: attaching it allocates nothing.
+/// Sixteen bytes, held inline by the producer's `any Sendable`: attaching it allocates nothing.
 struct OutputContext: Sendable {
-    let origin: OutputOrigin
+    /// The processor's topics an input can come from, by number (a name would not fit inline).
+    enum InputTopic: UInt8 {
+        case workoutEvents
+        case personWorkouts
+        case personChangelog
+
+        func name(in topics: Topics) -> String {
+            switch self {
+            case .workoutEvents: topics.workoutEvents
+            case .personWorkouts: topics.personWorkouts
+            case .personChangelog: topics.personChangelog
+            }
+        }
+    }
+
     let kind: OutputSink.OutputKind
+    let inputTopic: InputTopic
+    let inputPartition: Int32
+    /// -1 when no input record produced the output (a session finished by its idle timeout).
+    let inputOffset: Int64
 }

@@ -11,7 +11,7 @@ extension OutputSink {
         let record = OutputEncoder.deadLetter(
             rejection, topic: current.topic, partition: current.partition, offset: current.offset, key: current.key,
             value: current.value)
-        produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker)
+        produceDeadLetter(key: record.key, value: record.value, context: context(.deadLetter), into: tracker)
         metrics.countDeadLetter(rejection.reason)
     }
 
@@ -31,36 +31,38 @@ extension OutputSink {
         let record = OutputEncoder.deadLetter(
             Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
             key: origin.key, value: origin.value)
-        produceDeadLetter(key: record.key, value: record.value, kind: .deadLetter, into: tracker, origin: origin)
+        let context = OutputContext(
+            kind: .deadLetter, inputTopic: .workoutEvents, inputPartition: origin.partition, inputOffset: origin.offset)
+        produceDeadLetter(key: record.key, value: record.value, context: context, into: tracker)
         metrics.countDeadLetter(.outputRejected)
     }
 
+    /// A dead letter carries its input's coordinates only: refused, it is sent again without
+    /// the input's bytes.
     private mutating func produceDeadLetter(
-        key: [UInt8]?, value: [UInt8], kind: OutputKind, into tracker: DeliveryTracker, origin: OutputOrigin? = nil
+        key: [UInt8]?, value: [UInt8], context: OutputContext, into tracker: DeliveryTracker
     ) {
-        let origin = origin ?? self.origin(session: "")
         do {
             try producer.produce(
-                topic: topics.deadLetters, key: key, value: value, tracker: tracker,
-                context: OutputContext(origin: origin, kind: kind))
+                topic: topics.deadLetters, key: key, value: value, tracker: tracker, context: context)
         } catch {
-            deadLetterRefused(kind: kind, key: key, size: value.count, error: error, origin: origin, into: tracker)
+            deadLetterRefused(key: key, size: value.count, error: error, context: context, into: tracker)
         }
     }
 
     /// A dead letter was refused for good: sent again without the input's bytes, and when that
     /// is refused too, logged with the input's coordinates (the input stays in its topic).
     private mutating func deadLetterRefused(
-        kind: OutputKind, key: [UInt8]?, size: Int, error: KafkaError, origin: OutputOrigin,
-        into tracker: DeliveryTracker
+        key: [UInt8]?, size: Int, error: KafkaError, context: OutputContext, into tracker: DeliveryTracker
     ) {
-        guard kind == .deadLetter else {
+        let inputTopic = context.inputTopic.name(in: topics)
+        guard context.kind == .deadLetter else {
             metrics.countDeadLetterRefused()
             logger.error(
                 "dead letter refused; the input stays at its offset",
                 metadata: [
-                    "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
-                    "offset": .stringConvertible(origin.offset),
+                    "topic": "\(inputTopic)", "partition": .stringConvertible(context.inputPartition),
+                    "offset": .stringConvertible(context.inputOffset),
                     "dead_letter_topic": "\(topics.deadLetters)", "error": "\(error.message)",
                 ])
             return
@@ -69,9 +71,12 @@ extension OutputSink {
             "the dead letter of this record (\(size) bytes) was refused by \(topics.deadLetters): "
             + "\(error.message) (code \(error.code)); the record is at its topic, partition and offset"
         let minimal = OutputEncoder.deadLetter(
-            Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
-            key: [UInt8]?.none, value: nil)
-        produceDeadLetter(key: key, value: minimal.value, kind: .minimalDeadLetter, into: tracker, origin: origin)
+            Rejection(.outputRejected, detail), topic: inputTopic, partition: context.inputPartition,
+            offset: context.inputOffset, key: [UInt8]?.none, value: nil)
+        let minimalContext = OutputContext(
+            kind: .minimalDeadLetter, inputTopic: context.inputTopic, inputPartition: context.inputPartition,
+            inputOffset: context.inputOffset)
+        produceDeadLetter(key: key, value: minimal.value, context: minimalContext, into: tracker)
     }
 
     /// Answers a message the broker refused, into the tracker of the epoch it belongs to:
@@ -88,7 +93,7 @@ extension OutputSink {
             do {
                 try producer.produce(
                     topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                    partition: failure.partition, context: failure.context)
+                    partition: failure.partition, context: failure.context, input: failure.input)
             } catch {
                 // Refused before it was queued (e.g. a fatal producer state): answered as refused.
                 refusedForGood(failure, error: error, into: tracker)
@@ -99,16 +104,13 @@ extension OutputSink {
     }
 
     private mutating func refusedForGood(_ failure: DeliveryFailure, error: KafkaError, into tracker: DeliveryTracker) {
-        let context = failure.context as? OutputContext
-        let origin =
-            context?.origin
-            ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
-        switch context?.kind ?? .output {
-        case .output:
-            rejectOutput(topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
-        case let kind:
-            deadLetterRefused(
-                kind: kind, key: failure.key, size: failure.value.count, error: error, origin: origin, into: tracker)
+        guard let context = failure.context as? OutputContext, context.kind != .output else {
+            let origin =
+                OutputOrigin(of: failure, topics: topics)
+                ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
+            return rejectOutput(
+                topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
         }
+        deadLetterRefused(key: failure.key, size: failure.value.count, error: error, context: context, into: tracker)
     }
 }

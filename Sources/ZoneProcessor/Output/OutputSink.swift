@@ -7,9 +7,10 @@ import ZoneKafka
 /// Encodes what the engine produces and hands it to the producer; one per worker.
 /// Dead letters carry the input record being processed, set with ``begin(topic:partition:offset:key:value:)``.
 ///
-/// Every output carries its input (an ``OutputOrigin``), so an output the broker refuses for
-/// good is answered with a dead letter of that input (`output_rejected`) rather than a stop:
-/// see ``resolve(_:into:)``. Nothing here throws; no record stops the worker.
+/// Every output carries its input (its coordinates in an ``OutputContext``, its bytes as the
+/// message's ``MessageInput``), so an output the broker refuses for good is answered with a
+/// dead letter of that input (`output_rejected`) rather than a stop: see ``resolve(_:into:)``.
+/// Nothing here throws; no record stops the worker.
 struct OutputSink: SessionEventSink {
     /// The input record being processed; its buffers are valid only during that processing.
     struct CurrentRecord {
@@ -45,8 +46,6 @@ struct OutputSink: SessionEventSink {
     let budget: SessionBudget
     let logger: Logger
     private(set) var current = CurrentRecord(topic: "", partition: 0, offset: -1)
-    /// The current record copied for its outputs, made on its first output.
-    private var currentOrigin: OutputOrigin?
     /// Zone changes are the frequent output: written without jansson or allocation.
     var zoneChangeWriter = ZoneChangeWriter()
     /// Finished workouts, written the same way (no jansson tree per summary).
@@ -80,7 +79,6 @@ struct OutputSink: SessionEventSink {
         current.offset = offset
         current.key = key
         current.value = value
-        currentOrigin = nil
     }
 
     /// Starts work that no input record causes (idle timeouts) in `partition`.
@@ -88,62 +86,94 @@ struct OutputSink: SessionEventSink {
         begin(partition: partition, offset: -1, key: nil, value: nil)
     }
 
-    /// The input of the outputs produced now; for work without a record, `session` stands in.
-    mutating func origin(session: String) -> OutputOrigin {
-        if let currentOrigin { return currentOrigin }
-        let made =
-            current.offset < 0
-            ? OutputOrigin(
+    /// Where the input of the outputs produced now lies, for the messages of `kind`.
+    func context(_ kind: OutputKind) -> OutputContext {
+        OutputContext(
+            kind: kind, inputTopic: .workoutEvents, inputPartition: current.partition, inputOffset: current.offset)
+    }
+
+    /// The input of the outputs produced now, copied (for a refusal); for work without a
+    /// record, `session` stands in as its key.
+    func origin(session: String) -> OutputOrigin {
+        func bytes(_ buffer: UnsafeRawBufferPointer?) -> [UInt8]? { buffer.map { Array($0) } }
+        guard current.offset >= 0 else {
+            return OutputOrigin(
                 topic: current.topic, partition: current.partition, offset: -1, key: Array(session.utf8), value: nil)
-            : OutputOrigin(
-                topic: current.topic, partition: current.partition, offset: current.offset,
-                keyBytes: current.key, valueBytes: current.value)
-        currentOrigin = made
-        return made
+        }
+        return OutputOrigin(
+            topic: current.topic, partition: current.partition, offset: current.offset, key: bytes(current.key),
+            value: bytes(current.value))
+    }
+
+    /// Lends the bytes of the input of the outputs produced now: the current record's, or for
+    /// work without a record, `session` as its key. Static, so `body` may read the sink.
+    private static func withInput<Result>(
+        of current: CurrentRecord, session: String, _ body: (InputBytes) -> Result
+    ) -> Result {
+        guard current.offset < 0 else { return body(InputBytes(key: current.key, value: current.value)) }
+        return Array(session.utf8).withUnsafeBytes { body(InputBytes(key: $0, value: nil)) }
+    }
+
+    /// An input's key and value, lent for one produce call.
+    private struct InputBytes {
+        let key: UnsafeRawBufferPointer?
+        let value: UnsafeRawBufferPointer?
     }
 
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
     {
         zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
-        let origin = origin(session: session)
-        let (producer, topic, tracker) = (producer, zoneChangesTopic, tracker)
-        let refusal = zoneChangeWriter.withBytes { value in
-            Self.produceOutput(producer, topic, key: session, value: value, tracker: tracker, origin: origin)
+        let (producer, topic, tracker, context) = (producer, zoneChangesTopic, tracker, context(.output))
+        let refusal = Self.withInput(of: current, session: session) { input in
+            zoneChangeWriter.withBytes { value in
+                Self.produceOutput(
+                    producer, topic, key: session, value: value, tracker: tracker, context: context, input: input)
+            }
         }
         if let refusal {
-            rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker)
+            rejectOutput(
+                topic: topic.name, size: refusal.size, error: refusal.error, origin: origin(session: session),
+                into: tracker)
         }
         zoneChangeCount += 1
         oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {
-        let origin = origin(session: summary.session)
         workoutFinishedWriter.encode(summary)
-        let (producer, topic, tracker) = (producer, workoutsFinishedTopic, tracker)
-        let refusal = workoutFinishedWriter.withBytes { value in
-            Self.produceOutput(producer, topic, key: summary.session, value: value, tracker: tracker, origin: origin)
+        let (producer, topic, tracker, context) = (producer, workoutsFinishedTopic, tracker, context(.output))
+        let refusal = Self.withInput(of: current, session: summary.session) { input in
+            workoutFinishedWriter.withBytes { value in
+                Self.produceOutput(
+                    producer, topic, key: summary.session, value: value, tracker: tracker, context: context,
+                    input: input)
+            }
         }
         if let refusal {
-            rejectOutput(topic: topic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker)
+            rejectOutput(
+                topic: topic.name, size: refusal.size, error: refusal.error, origin: origin(session: summary.session),
+                into: tracker)
         }
-        if let person = summary.person { repartition(summary, person: person, origin: origin) }
+        if let person = summary.person { repartition(summary, person: person) }
         metrics.countWorkoutFinished()
         budget.release(1)
     }
 
     /// Sends a finished workout with a person to the person stage, keyed by the person, in the
     /// same commit epoch (and transaction) as the workout itself.
-    private mutating func repartition(_ summary: WorkoutSummary, person: String, origin: OutputOrigin) {
+    private mutating func repartition(_ summary: WorkoutSummary, person: String) {
         let value = personWorkoutCodec.encode(CountedWorkout(summary), person: person)
-        let refusal = value.withUnsafeBytes { value in
-            Self.produceOutput(
-                producer, personWorkoutsTopic, key: person, value: value, tracker: tracker, origin: origin)
+        let (producer, topic, tracker, context) = (producer, personWorkoutsTopic, tracker, context(.output))
+        let refusal = Self.withInput(of: current, session: summary.session) { input in
+            value.withUnsafeBytes { value in
+                Self.produceOutput(
+                    producer, topic, key: person, value: value, tracker: tracker, context: context, input: input)
+            }
         }
         if let refusal {
             rejectOutput(
-                topic: personWorkoutsTopic.name, size: refusal.size, error: refusal.error, origin: origin, into: tracker
-            )
+                topic: topic.name, size: refusal.size, error: refusal.error, origin: origin(session: summary.session),
+                into: tracker)
         }
     }
 
@@ -153,14 +183,14 @@ struct OutputSink: SessionEventSink {
     /// is returned, for the caller to answer with a dead letter once the writer's loan is over.
     private static func produceOutput(
         _ producer: KafkaProducer, _ topic: KafkaProducer.Topic, key: String, value: UnsafeRawBufferPointer,
-        tracker: DeliveryTracker, origin: OutputOrigin
+        tracker: DeliveryTracker, context: OutputContext, input: InputBytes
     ) -> (error: KafkaError, size: Int)? {
         var id = key
         return id.withUTF8 { key -> (error: KafkaError, size: Int)? in
             do throws(KafkaError) {
                 try producer.produce(
-                    to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker,
-                    context: OutputContext(origin: origin, kind: .output))
+                    to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker, context: context,
+                    inputKey: input.key, inputValue: input.value)
                 return nil
             } catch {
                 return (error, value.count)

@@ -41,8 +41,7 @@ extension PersonStage {
                     value: nil)
                 produce(
                     topic: configuration.topics.personChangelog, key: person, value: log.snapshot(),
-                    partition: partition,
-                    origin: origin)
+                    partition: partition, origin: origin, from: .personChangelog)
             }
         }
         changedLogs.removeAll()
@@ -74,14 +73,14 @@ extension PersonStage {
             let failures = tracker.takeFailures()
             if failures.isEmpty && tracker.inFlight == 0 { return true }
             for failure in failures {
-                guard let origin = (failure.context as? OutputContext)?.origin else { continue }
+                guard let origin = OutputOrigin(of: failure, topics: configuration.topics) else { continue }
                 if failure.isPermanent {
                     refused(topic: failure.topic, error: failure.error, origin: origin)
                 } else {
                     do {
                         try producer.produce(
                             topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                            partition: failure.partition, context: failure.context)
+                            partition: failure.partition, context: failure.context, input: failure.input)
                     } catch {
                         refused(topic: failure.topic, error: error, origin: origin)
                     }

@@ -157,7 +157,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         if let next = nextOffsets[partition], record.offset < next { return }
         let origin = OutputOrigin(
             topic: configuration.topics.personWorkouts, partition: partition, offset: record.offset,
-            keyBytes: record.key, valueBytes: record.value)
+            key: record.key.map { Array($0) }, value: record.value.map { Array($0) })
         switch codec.decode(value: record.value, key: record.key) {
         case .failure(let rejection):
             deadLetter(rejection, origin: origin)
@@ -168,18 +168,24 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
                 changedLogs[partition, default: []].insert(person)
                 produce(
                     topic: configuration.topics.personSummaries, key: person, value: writer.write(summary),
-                    origin: origin)
+                    origin: origin, from: .personWorkouts)
             }
         }
         nextOffsets[partition] = record.offset + 1
         hasUncommitted = true
     }
 
-    func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
+    /// Produces an output of `origin`, which came from `inputTopic`.
+    func produce(
+        topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin,
+        from inputTopic: OutputContext.InputTopic
+    ) {
+        let context = OutputContext(
+            kind: .output, inputTopic: inputTopic, inputPartition: origin.partition, inputOffset: origin.offset)
         do {
             try producer.produce(
                 topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition,
-                context: OutputContext(origin: origin, kind: .output))
+                context: context, input: origin.input)
         } catch {
             refused(topic: topic, error: error, origin: origin)
         }

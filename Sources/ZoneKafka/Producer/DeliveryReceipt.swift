@@ -1,0 +1,55 @@
+/// One produced message's delivery context, handed to librdkafka as the message opaque: its
+/// tracker, its user's context, its explicit partition, and the bytes of the input it was
+/// produced for (``MessageInput``), which follow the header in the same allocation.
+///
+/// - Important: ownership. ``KafkaProducer/produce(to:key:value:tracker:partition:context:inputKey:inputValue:)``
+///   passes it retained (`passRetained`) and exactly one of two places releases it: the
+///   delivery-report callback (`takeRetainedValue`), or the produce call itself when librdkafka
+///   refuses the message synchronously. It keeps its tracker alive until then.
+final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
+    /// A receipt copying `inputKey` and `inputValue`, which need only be valid during the call.
+    static func make(
+        tracker: DeliveryTracker, context: (any Sendable)?, partition: Int32?, inputKey: UnsafeRawBufferPointer?,
+        inputValue: UnsafeRawBufferPointer?
+    ) -> DeliveryReceipt {
+        let keyCount = inputKey?.count ?? 0
+        let header = DeliveryReceiptHeader(
+            tracker: tracker, context: context, partition: partition, inputKey: inputKey.map { 0..<$0.count },
+            inputValue: inputValue.map { keyCount..<(keyCount + $0.count) })
+        let made = create(minimumCapacity: keyCount + (inputValue?.count ?? 0)) { _ in header }
+        // `create` returns the ManagedBuffer type; it is a DeliveryReceipt, as asked.
+        let receipt = unsafeDowncast(made, to: DeliveryReceipt.self)
+        receipt.withUnsafeMutablePointerToElements { elements in
+            if let inputKey, let base = inputKey.baseAddress {
+                UnsafeMutableRawPointer(elements).copyMemory(from: base, byteCount: inputKey.count)
+            }
+            if let inputValue, let base = inputValue.baseAddress {
+                UnsafeMutableRawPointer(elements + keyCount).copyMemory(from: base, byteCount: inputValue.count)
+            }
+        }
+        return receipt
+    }
+
+    var tracker: DeliveryTracker { header.tracker }
+
+    /// The input's bytes, copied out (only a refused message needs them).
+    var input: MessageInput {
+        MessageInput(key: bytes(header.inputKey), value: bytes(header.inputValue))
+    }
+
+    private func bytes(_ span: Range<Int>?) -> [UInt8]? {
+        guard let span else { return nil }
+        return withUnsafeMutablePointerToElements {
+            Array(UnsafeBufferPointer(start: $0 + span.lowerBound, count: span.count))
+        }
+    }
+}
+
+struct DeliveryReceiptHeader {
+    let tracker: DeliveryTracker
+    let context: (any Sendable)?
+    let partition: Int32?
+    /// Where the input's key and value lie among the receipt's bytes; nil: it has none.
+    let inputKey: Range<Int>?
+    let inputValue: Range<Int>?
+}
