@@ -123,11 +123,43 @@ struct OutputSink: SessionEventSink {
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
     {
         zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
-        let (producer, topic, tracker, context) = (producer, zoneChangesTopic, tracker, context(.output))
+        let writer = zoneChangeWriter
+        produceOutput(to: zoneChangesTopic, key: session, session: session) { writer.withBytes($0) }
+        zoneChangeCount += 1
+        oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
+    }
+
+    mutating func workoutFinished(_ summary: WorkoutSummary) {
+        workoutFinishedWriter.encode(summary)
+        let writer = workoutFinishedWriter
+        produceOutput(to: workoutsFinishedTopic, key: summary.session, session: summary.session) {
+            writer.withBytes($0)
+        }
+        if let person = summary.person {
+            // To the person stage, keyed by the person, in the same commit epoch (and
+            // transaction) as the workout itself.
+            let value = personWorkoutCodec.encode(CountedWorkout(summary), person: person)
+            produceOutput(to: personWorkoutsTopic, key: person, session: summary.session) { value.withUnsafeBytes($0) }
+        }
+        metrics.countWorkoutFinished()
+        budget.release(1)
+    }
+
+    /// A produce call refused at once: its error and the output's size.
+    private typealias Refusal = (error: KafkaError, size: Int)
+
+    /// Produces one output of the current record (of `session`, for work without a record) to
+    /// `topic`, keyed by `key` (a session id, or a person id for the person stage), its value
+    /// lent by `lendValue` (a writer's buffer: not copied). A refusal at once is answered with
+    /// a dead letter of the input once the loan is over.
+    private mutating func produceOutput(
+        to topic: KafkaProducer.Topic, key: String, session: String,
+        lendValue: ((UnsafeRawBufferPointer) -> Refusal?) -> Refusal?
+    ) {
+        let (producer, tracker, context) = (producer, tracker, context(.output))
         let refusal = Self.withInput(of: current, session: session) { input in
-            zoneChangeWriter.withBytes { value in
-                Self.produceOutput(
-                    producer, topic, key: session, value: value, tracker: tracker, context: context, input: input)
+            lendValue { value in
+                Self.produce(producer, topic, key: key, value: value, tracker: tracker, context: context, input: input)
             }
         }
         if let refusal {
@@ -135,58 +167,15 @@ struct OutputSink: SessionEventSink {
                 topic: topic.name, size: refusal.size, error: refusal.error, origin: origin(session: session),
                 into: tracker)
         }
-        zoneChangeCount += 1
-        oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
     }
 
-    mutating func workoutFinished(_ summary: WorkoutSummary) {
-        workoutFinishedWriter.encode(summary)
-        let (producer, topic, tracker, context) = (producer, workoutsFinishedTopic, tracker, context(.output))
-        let refusal = Self.withInput(of: current, session: summary.session) { input in
-            workoutFinishedWriter.withBytes { value in
-                Self.produceOutput(
-                    producer, topic, key: summary.session, value: value, tracker: tracker, context: context,
-                    input: input)
-            }
-        }
-        if let refusal {
-            rejectOutput(
-                topic: topic.name, size: refusal.size, error: refusal.error, origin: origin(session: summary.session),
-                into: tracker)
-        }
-        if let person = summary.person { repartition(summary, person: person) }
-        metrics.countWorkoutFinished()
-        budget.release(1)
-    }
-
-    /// Sends a finished workout with a person to the person stage, keyed by the person, in the
-    /// same commit epoch (and transaction) as the workout itself.
-    private mutating func repartition(_ summary: WorkoutSummary, person: String) {
-        let value = personWorkoutCodec.encode(CountedWorkout(summary), person: person)
-        let (producer, topic, tracker, context) = (producer, personWorkoutsTopic, tracker, context(.output))
-        let refusal = Self.withInput(of: current, session: summary.session) { input in
-            value.withUnsafeBytes { value in
-                Self.produceOutput(
-                    producer, topic, key: person, value: value, tracker: tracker, context: context, input: input)
-            }
-        }
-        if let refusal {
-            rejectOutput(
-                topic: topic.name, size: refusal.size, error: refusal.error, origin: origin(session: summary.session),
-                into: tracker)
-        }
-    }
-
-    /// Produces one output of the current record, keyed by `key` (its session id, or a person
-    /// id for the person stage), from the bytes a writer lends (so neither is copied; static,
-    /// so the writer's buffer is read while nothing of the sink is changed). A refusal at once
-    /// is returned, for the caller to answer with a dead letter once the writer's loan is over.
-    private static func produceOutput(
+    /// One produce call with the input's bytes (static: it reads nothing of the sink).
+    private static func produce(
         _ producer: KafkaProducer, _ topic: KafkaProducer.Topic, key: String, value: UnsafeRawBufferPointer,
         tracker: DeliveryTracker, context: OutputContext, input: InputBytes
-    ) -> (error: KafkaError, size: Int)? {
+    ) -> Refusal? {
         var id = key
-        return id.withUTF8 { key -> (error: KafkaError, size: Int)? in
+        return id.withUTF8 { key -> Refusal? in
             do throws(KafkaError) {
                 try producer.produce(
                     to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker, context: context,
