@@ -8,6 +8,8 @@ import ZoneKafka
 /// one allocation a message costs besides librdkafka's (a copied origin was one more per zone
 /// change, freed by the delivery-report thread).
 struct OutputOrigin: Sendable {
+    /// Which of the processor's topics the input came from, and its name.
+    let source: OutputContext.InputTopic
     let topic: String
     let partition: Int32
     /// -1 when no input record produced the output (a session finished by its idle timeout).
@@ -15,8 +17,12 @@ struct OutputOrigin: Sendable {
     let key: [UInt8]?
     let value: [UInt8]?
 
-    init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8]?) {
-        self.topic = topic
+    init(
+        _ source: OutputContext.InputTopic, of topics: Topics, partition: Int32, offset: Int64, key: [UInt8]?,
+        value: [UInt8]?
+    ) {
+        self.source = source
+        topic = source.name(in: topics)
         self.partition = partition
         self.offset = offset
         self.key = key
@@ -28,8 +34,13 @@ struct OutputOrigin: Sendable {
     init?(of failure: DeliveryFailure, topics: Topics) {
         guard let context = failure.context as? OutputContext else { return nil }
         self.init(
-            topic: context.inputTopic.name(in: topics), partition: context.inputPartition,
-            offset: context.inputOffset, key: failure.input.key, value: failure.input.value)
+            context.inputTopic, of: topics, partition: context.inputPartition, offset: context.inputOffset,
+            key: failure.input.key, value: failure.input.value)
+    }
+
+    /// The context of a message of `kind` produced for this input.
+    func context(_ kind: OutputSink.OutputKind) -> OutputContext {
+        OutputContext(kind: kind, inputTopic: source, inputPartition: partition, inputOffset: offset)
     }
 
     /// Its bytes, to produce with a message made for it.

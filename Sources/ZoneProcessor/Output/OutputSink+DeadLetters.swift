@@ -31,9 +31,7 @@ extension OutputSink {
         let record = OutputEncoder.deadLetter(
             Rejection(.outputRejected, detail), topic: origin.topic, partition: origin.partition, offset: origin.offset,
             key: origin.key, value: origin.value)
-        let context = OutputContext(
-            kind: .deadLetter, inputTopic: .workoutEvents, inputPartition: origin.partition, inputOffset: origin.offset)
-        produceDeadLetter(key: record.key, value: record.value, context: context, into: tracker)
+        produceDeadLetter(key: record.key, value: record.value, context: origin.context(.deadLetter), into: tracker)
         metrics.countDeadLetter(.outputRejected)
     }
 
@@ -107,7 +105,7 @@ extension OutputSink {
         guard let context = failure.context as? OutputContext, context.kind != .output else {
             let origin =
                 OutputOrigin(of: failure, topics: topics)
-                ?? OutputOrigin(topic: current.topic, partition: -1, offset: -1, key: failure.key, value: nil)
+                ?? OutputOrigin(.workoutEvents, of: topics, partition: -1, offset: -1, key: failure.key, value: nil)
             return rejectOutput(
                 topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
         }

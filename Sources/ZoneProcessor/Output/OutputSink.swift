@@ -98,10 +98,11 @@ struct OutputSink: SessionEventSink {
         func bytes(_ buffer: UnsafeRawBufferPointer?) -> [UInt8]? { buffer.map { Array($0) } }
         guard current.offset >= 0 else {
             return OutputOrigin(
-                topic: current.topic, partition: current.partition, offset: -1, key: Array(session.utf8), value: nil)
+                .workoutEvents, of: topics, partition: current.partition, offset: -1, key: Array(session.utf8),
+                value: nil)
         }
         return OutputOrigin(
-            topic: current.topic, partition: current.partition, offset: current.offset, key: bytes(current.key),
+            .workoutEvents, of: topics, partition: current.partition, offset: current.offset, key: bytes(current.key),
             value: bytes(current.value))
     }
 

@@ -36,12 +36,11 @@ extension PersonStage {
             for person in persons {
                 guard let log = tables[partition]?[person] else { continue }
                 let origin = OutputOrigin(
-                    topic: configuration.topics.personChangelog, partition: partition, offset: -1,
-                    key: Array(person.utf8),
-                    value: nil)
+                    .personChangelog, of: configuration.topics, partition: partition, offset: -1,
+                    key: Array(person.utf8), value: nil)
                 produce(
                     topic: configuration.topics.personChangelog, key: person, value: log.snapshot(),
-                    partition: partition, origin: origin, from: .personChangelog)
+                    partition: partition, origin: origin)
             }
         }
         changedLogs.removeAll()

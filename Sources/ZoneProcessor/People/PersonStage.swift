@@ -156,7 +156,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         guard record.error == nil, tables[partition] != nil else { return }
         if let next = nextOffsets[partition], record.offset < next { return }
         let origin = OutputOrigin(
-            topic: configuration.topics.personWorkouts, partition: partition, offset: record.offset,
+            .personWorkouts, of: configuration.topics, partition: partition, offset: record.offset,
             key: record.key.map { Array($0) }, value: record.value.map { Array($0) })
         switch codec.decode(value: record.value, key: record.key) {
         case .failure(let rejection):
@@ -168,20 +168,16 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
                 changedLogs[partition, default: []].insert(person)
                 produce(
                     topic: configuration.topics.personSummaries, key: person, value: writer.write(summary),
-                    origin: origin, from: .personWorkouts)
+                    origin: origin)
             }
         }
         nextOffsets[partition] = record.offset + 1
         hasUncommitted = true
     }
 
-    /// Produces an output of `origin`, which came from `inputTopic`.
-    func produce(
-        topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin,
-        from inputTopic: OutputContext.InputTopic
-    ) {
-        let context = OutputContext(
-            kind: .output, inputTopic: inputTopic, inputPartition: origin.partition, inputOffset: origin.offset)
+    /// Produces an output of `origin`.
+    func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
+        let context = origin.context(.output)
         do {
             try producer.produce(
                 topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition,
