@@ -17,13 +17,13 @@ public struct MessageInput: Sendable {
         self.value = value
     }
 
-    /// Lends the key and value as buffers for the duration of `body`.
-    func withBuffers<Result>(
-        _ body: (UnsafeRawBufferPointer?, UnsafeRawBufferPointer?) throws(KafkaError) -> Result
-    ) throws(KafkaError) -> Result {
-        let lent: Swift.Result<Result, KafkaError> = Self.lend(key) { key in
+    /// Lends the key and value as buffers for the duration of `body` (to a produce call, say).
+    public func withBuffers<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer?, UnsafeRawBufferPointer?) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let lent: Swift.Result<Result, Failure> = Self.lend(key) { key in
             Self.lend(value) { value in
-                Swift.Result { () throws(KafkaError) in try body(key, value) }
+                Swift.Result { () throws(Failure) in try body(key, value) }
             }
         }
         return try lent.get()

@@ -40,6 +40,9 @@ struct OutputSink: SessionEventSink {
     /// The person stage's repartition topic: each finished workout with a person, keyed by it.
     private let personWorkoutsTopic: KafkaProducer.Topic
     private var personWorkoutCodec = PersonWorkoutCodec()
+    /// Finished workouts' copies for the person stage since the last seal (see
+    /// ``releasePersonWorkouts()``); at most one per session finished in a commit interval.
+    private var heldPersonWorkouts: [HeldPersonWorkout] = []
     /// The tracker of the current commit epoch; replaced when the epoch is sealed.
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
@@ -137,13 +140,49 @@ struct OutputSink: SessionEventSink {
             writer.withBytes($0)
         }
         if let person = summary.person {
-            // To the person stage, keyed by the person, in the same commit epoch (and
-            // transaction) as the workout itself.
-            let value = personWorkoutCodec.encode(CountedWorkout(summary), person: person)
-            produceOutput(to: personWorkoutsTopic, key: person, session: summary.session) { value.withUnsafeBytes($0) }
+            heldPersonWorkouts.append(
+                HeldPersonWorkout(
+                    person: person, session: summary.session,
+                    value: personWorkoutCodec.encode(CountedWorkout(summary), person: person),
+                    partition: current.partition, offset: current.offset,
+                    input: MessageInput(key: current.key.map { Array($0) }, value: current.value.map { Array($0) })))
         }
         metrics.countWorkoutFinished()
         budget.release(1)
+    }
+
+    /// Produces the finished workouts' copies held since the last seal to the person stage,
+    /// keyed by person, into the commit epoch being sealed (its tracker, its transaction), each
+    /// with its own input. Held rather than produced with the workout: the copies of a busy
+    /// gym spread over the repartition topic's partitions a few at a time, and produced as
+    /// they came each partition's batch held one or two records, so the copies took as many
+    /// produce requests as all the zone changes; produced together they travel in one batch
+    /// per partition. The person stage needs them within the commit interval, not at once.
+    mutating func releasePersonWorkouts() {
+        guard !heldPersonWorkouts.isEmpty else { return }
+        let held = heldPersonWorkouts
+        heldPersonWorkouts.removeAll(keepingCapacity: true)
+        for copy in held {
+            copy.input.withBuffers { key, value in
+                begin(partition: copy.partition, offset: copy.offset, key: key, value: value)
+                produceOutput(to: personWorkoutsTopic, key: copy.person, session: copy.session) {
+                    copy.value.withUnsafeBytes($0)
+                }
+            }
+        }
+        // The lent buffers are gone.
+        beginWithoutRecord(partition: current.partition)
+    }
+
+    /// A finished workout's copy for the person stage, with the input that finished it.
+    private struct HeldPersonWorkout {
+        let person: String
+        let session: String
+        let value: [UInt8]
+        let partition: Int32
+        /// -1 when the session finished by its idle timeout (no input record).
+        let offset: Int64
+        let input: MessageInput
     }
 
     /// A produce call refused at once: its error and the output's size.

@@ -110,6 +110,58 @@ struct OutputRefusalTests {
         #expect(running.stop() == nil, "the processor never stopped")
     }
 
+    /// The person stage's copy of a finished workout, produced when its commit epoch is sealed,
+    /// refused for good: the `session_end` that finished the workout is dead-lettered as
+    /// `output_rejected` naming the repartition topic (its bytes kept with the held copy), the
+    /// workout itself is out, and the next session's copy reaches the person stage.
+    @Test func aRefusedPersonStageCopyDeadLettersTheInputThatFinishedTheWorkout() throws {
+        let repartition = Topics().personWorkouts
+        let broker = try Self.broker(isolating: repartition)
+        defer { broker.stop() }
+        let configuration = ProcessorConfiguration.forTest(
+            bootstrap: broker.bootstrapServers, group: "refused-copy", workers: 1)
+        let running = try RunningProcessor(configuration: configuration)
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers,
+            topics: ["workouts-finished", "zonestream-dlq", "workout-events", "person-summaries"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        #expect(broker.control("errors 2 \(Self.produceAPI) 1 \(Self.messageTooLarge)"))
+
+        for (key, value) in Self.session("copy-refused", start: 3_000_000, heartRates: [100, 150, 170]) {
+            try input.send("workout-events", key: key, value: value)
+        }
+        try input.flush()
+        let rejected = collector.wait(seconds: 30) { collector in
+            collector.records("zonestream-dlq").contains {
+                $0.key == "copy-refused" && $0.value.contains("output_rejected")
+            }
+        }
+        #expect(rejected, "the session_end dead-lettered")
+        #expect(collector.records("workouts-finished").contains { $0.key == "copy-refused" }, "the workout is out")
+        let letter = Self.object(collector.records("zonestream-dlq").first { $0.key == "copy-refused" }?.value ?? "")
+        let detail = letter["detail"] as? String ?? ""
+        #expect(detail.contains("\(repartition) refused a "), "\(detail)")
+        let end = try #require(collector.records("workout-events").last { $0.key == "copy-refused" })
+        let value = String(
+            decoding: Data(base64Encoded: letter["value_base64"] as? String ?? "") ?? Data(), as: UTF8.self)
+        #expect(value == end.value)
+        #expect(letter["partition"] as? Int == Int(end.partition))
+        #expect(letter["topic"] as? String == "workout-events")
+        #expect((letter["offset"] as? Int ?? -1) >= 0, "the input's own offset")
+
+        for (key, value) in Self.session("copy-delivered", start: 3_100_000, heartRates: [100, 150, 170]) {
+            try input.send("workout-events", key: key, value: value)
+        }
+        try input.flush()
+        #expect(
+            collector.wait(seconds: 30) { $0.records("person-summaries").contains { $0.key == "p-copy-delivered" } },
+            "the next copy reached the person stage")
+        #expect(!collector.records("person-summaries").contains { $0.key == "p-copy-refused" })
+        #expect(running.processor.metrics.deadLetters(.outputRejected) == 1)
+        #expect(running.stop() == nil, "the processor never stopped")
+    }
+
     /// Retriable refusals (not leader, request timed out) and outputs that time out in
     /// librdkafka are produced again: the load generator's oracle sees every output.
     @Test func transientlyRefusedOutputsAreRetriedAndNothingIsLost() throws {
