@@ -39,6 +39,9 @@ struct BenchCluster {
         }
     }
 
+    /// The embedded cluster's process id; nil on a user's cluster.
+    var brokerPID: Int32? { embedded?.pid }
+
     /// Whether the benchmark runs on its own embedded cluster.
     var isEmbedded: Bool { embedded != nil }
 

@@ -69,7 +69,8 @@ public struct BuildComparison: Sendable {
             logger: logger)
 
         let runs = try measureRounds(
-            configuration: configuration, names: names, records: mix.records, outputs: outputs, logger: logger)
+            configuration: configuration, names: names, records: mix.records, outputs: outputs,
+            broker: cluster.brokerPID, logger: logger)
         let report = BuildComparisonReport(
             comparison: self, mix: mix, floorRuns: runs.floor, buildRuns: runs.builds, personStage: runs.personStage)
         print(report.summary)
@@ -81,7 +82,7 @@ public struct BuildComparison: Sendable {
     /// round left the builds in the middle always the furthest from a floor run).
     private func measureRounds(
         configuration: ProcessorConfiguration, names: BenchTopics, records: Int, outputs: KafkaFloor.Outputs,
-        logger: Logger
+        broker: Int32?, logger: Logger
     ) throws -> (floor: [ClientCost], builds: [[ClientCost]], personStage: [Bool]) {
         var floorRuns: [ClientCost] = []
         var buildRuns = Array(repeating: [ClientCost](), count: builds.count)
@@ -98,7 +99,7 @@ public struct BuildComparison: Sendable {
                     let floor = try KafkaFloor.measure(
                         kafka: configuration.kafka, topic: names.gym.workoutEvents, outputTopic: names.floorOutput,
                         records: records, outputs: outputs, commitIntervalMs: configuration.commitIntervalMs,
-                        run: floorRuns.count + 1, logger: logger)
+                        run: floorRuns.count + 1, broker: broker, logger: logger)
                     floorRuns.append(floor.cost)
                     print(
                         String(
@@ -107,7 +108,7 @@ public struct BuildComparison: Sendable {
                 } else {
                     let measured = try ChildThroughput.measure(
                         childRun(client, group: runGroups[client][round], names: names, base: configuration),
-                        records: records)
+                        records: records, broker: broker)
                     buildRuns[client].append(measured.cost)
                     personStage[client] = measured.personStage
                     print(

@@ -14,10 +14,12 @@ struct BuildComparisonReport: Codable {
         /// CPU seconds the child used per million records, and cores it kept busy, per run.
         var cpuSecondsPerMillionRecords: Spread
         var coresBusy: Spread
+        /// The embedded broker's CPU seconds per million of the build's records, per run.
+        var brokerCPUSecondsPerMillionRecords: Spread
     }
 
     var what =
-        "Each build as a `zonestream run` child over the same preloaded gym traffic on one embedded broker, in rounds with the Kafka I/O floor (the floor and the builds in turn, each round starting one client later) after one uncounted child run; each rate over the window from a tenth to nine tenths of the records, read from the child's /metrics every 100 ms, with the child's CPU in that window."
+        "Each build as a `zonestream run` child over the same preloaded gym traffic on one embedded broker, in rounds with the Kafka I/O floor (the floor and the builds in turn, each round starting one client later) after one uncounted child run; each rate over the window from a tenth to nine tenths of the records, read from the child's /metrics every 100 ms, with the child's CPU and the embedded broker's in that window."
     var machine =
         "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_073_741_824) GiB"
     var records: Int
@@ -26,6 +28,8 @@ struct BuildComparisonReport: Codable {
     var workers: Int
     var mix: GymPreload.Mix
     var floorRecordsPerSecond: Spread
+    /// The embedded broker's CPU seconds per million of the floor's records, per run.
+    var floorBrokerCPUSecondsPerMillionRecords: Spread
     var builds: [BuildFigures]
     /// The first build's rate over each other build's, round by round (the same floor cancels).
     var firstOverOthers: [String: Spread]
@@ -40,6 +44,7 @@ struct BuildComparisonReport: Codable {
         workers = comparison.workers
         self.mix = mix
         floorRecordsPerSecond = Spread(floorRuns.map(\.recordsPerSecond))
+        floorBrokerCPUSecondsPerMillionRecords = Spread(floorRuns.compactMap(\.brokerCPUSecondsPerMillionRecords))
         builds = zip(comparison.builds.indices, comparison.builds).map { index, build in
             let runs = buildRuns[index]
             return BuildFigures(
@@ -47,7 +52,8 @@ struct BuildComparisonReport: Codable {
                 recordsPerSecond: Spread(runs.map(\.recordsPerSecond)),
                 ratioToFloor: Spread(zip(runs, floorRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
                 cpuSecondsPerMillionRecords: Spread(runs.map(\.cpuSecondsPerMillionRecords)),
-                coresBusy: Spread(runs.map(\.coresBusy)))
+                coresBusy: Spread(runs.map(\.coresBusy)),
+                brokerCPUSecondsPerMillionRecords: Spread(runs.compactMap(\.brokerCPUSecondsPerMillionRecords)))
         }
         var ratios: [String: Spread] = [:]
         for (index, build) in comparison.builds.enumerated().dropFirst() {
@@ -62,7 +68,8 @@ struct BuildComparisonReport: Codable {
             + builds.map {
                 "bench builds: \($0.name): \($0.recordsPerSecond.text()) records/s, "
                     + "\($0.ratioToFloor.text("%.2f")) of the floor, "
-                    + "\($0.cpuSecondsPerMillionRecords.text("%.2f")) CPU-s per million records"
+                    + "\($0.cpuSecondsPerMillionRecords.text("%.2f")) CPU-s per million records, "
+                    + "the broker \($0.brokerCPUSecondsPerMillionRecords.text("%.3f")) more"
             }).joined(separator: "\n")
     }
 

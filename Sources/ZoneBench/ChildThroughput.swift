@@ -47,9 +47,10 @@ enum ChildThroughput {
     static let unknownPersonSetting = "unknown setting 'topics.person_"
 
     /// Runs the child until it has taken `records` input records (at most 600 s), then stops
-    /// it. Returns the rate and CPU over the window, and whether the child ran the person
+    /// it; `broker`: the embedded broker's process, whose CPU in the window is taken too. Returns the rate and CPU over the window, and whether the child ran the person
     /// stage (a build from before it is started again without its settings).
-    static func measure(_ run: Run, records: Int) throws -> (cost: ClientCost, personStage: Bool) {
+    static func measure(_ run: Run, records: Int, broker: Int32? = nil) throws -> (cost: ClientCost, personStage: Bool)
+    {
         // Each build with its own defaults: run where no settings file is, since this
         // repository's config/zonestream.yaml names settings an earlier build does not know.
         let directory = FileManager.default.temporaryDirectory
@@ -69,7 +70,7 @@ enum ChildThroughput {
             throw BenchError("bench: \(run.executable.path) did not start: \(child.output.suffix(800))")
         }
         let pid = child.pid
-        var window = RateWindow(total: records) { RateWindow.Usage.of(pid: pid) }
+        var window = RateWindow(total: records, broker: broker) { RateWindow.Usage.of(pid: pid) }
         let deadline = Date().addingTimeInterval(600)
         var count = 0
         while count < records {

@@ -19,7 +19,7 @@ enum KafkaFloor {
 
     static func measure(
         kafka: KafkaConfiguration, topic: String, outputTopic: String, records: Int, outputs: Outputs,
-        commitIntervalMs: Int, run: Int = 1, logger: Logger
+        commitIntervalMs: Int, run: Int = 1, broker: Int32? = nil, logger: Logger
     ) throws -> (cost: ClientCost, timeline: [[Double]]) {
         let consumer = try KafkaConsumer(
             configuration: kafka, groupID: BareConsumer.groupID("bench-floor", run: run), logger: logger,
@@ -35,7 +35,7 @@ enum KafkaFloor {
         var next: [Int32: Int64] = [:]
         var count = 0
         var produced = 0
-        var window = RateWindow(total: records)
+        var window = RateWindow(total: records, broker: broker)
         var lastSeal = Date()
         var sealed: (offsets: [TopicPartition], produced: Int)?
         var timeline = ThroughputTimeline()

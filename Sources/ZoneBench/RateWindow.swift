@@ -13,36 +13,42 @@ import Foundation
 /// what the client sustains: over the whole run, a client's runs in one sitting differed by
 /// up to a half. On a machine with few cores a client that keeps every core busy reads as
 /// fast as its CPU per record allows, so the CPU tells why two rates differ: work per
-/// record, or cores left idle.
+/// record, or cores left idle. Given the embedded broker's process, the window also takes the
+/// broker's CPU: the work a client's requests cost the broker, on the same cores.
 struct RateWindow {
     static let opensAt = 0.1
     static let closesAt = 0.9
     private let total: Int
     private let usage: () -> Usage
-    private var opening: (date: Date, count: Int, usage: Usage)?
-    private var closing: (date: Date, count: Int, usage: Usage)?
+    private let broker: Int32?
+    private var opening: (date: Date, count: Int, usage: Usage, broker: Usage?)?
+    private var closing: (date: Date, count: Int, usage: Usage, broker: Usage?)?
 
-    /// `usage`: the client's process's CPU so far (this process's by default).
-    init(total: Int, usage: @escaping () -> Usage = Usage.now) {
+    /// `usage`: the client's process's CPU so far (this process's by default); `broker`: the
+    /// embedded broker's process, whose CPU is taken too (none on a user's cluster).
+    init(total: Int, broker: Int32? = nil, usage: @escaping () -> Usage = Usage.now) {
         self.total = total
+        self.broker = broker
         self.usage = usage
     }
+
+    private var brokerUsage: Usage? { broker.map { Usage.of(pid: $0) } }
 
     /// Notes the client's running count of records; opens and closes the window as it passes
     /// a tenth and nine tenths of the total.
     mutating func note(count: Int) {
         if opening == nil && Double(count) >= Self.opensAt * Double(total) {
-            opening = (Date(), count, usage())
+            opening = (Date(), count, usage(), brokerUsage)
         }
         if closing == nil, opening != nil, Double(count) >= Self.closesAt * Double(total) {
-            closing = (Date(), count, usage())
+            closing = (Date(), count, usage(), brokerUsage)
         }
     }
 
     /// The rate over the window and the CPU its records took (up to now, if the client never
     /// reached nine tenths).
     func cost() -> ClientCost {
-        let now = (date: Date(), count: total, usage: usage())
+        let now = (date: Date(), count: total, usage: usage(), broker: brokerUsage)
         let started = opening ?? now
         let ended = closing ?? now
         let records = ended.count - started.count
@@ -53,7 +59,10 @@ struct RateWindow {
             recordsPerSecond: Double(records) / elapsed,
             cpuSecondsPerMillionRecords: cpu * perMillion,
             coresBusy: cpu / elapsed,
-            pageFaultsPerMillionRecords: Double(ended.usage.pageFaults - started.usage.pageFaults) * perMillion)
+            pageFaultsPerMillionRecords: Double(ended.usage.pageFaults - started.usage.pageFaults) * perMillion,
+            brokerCPUSecondsPerMillionRecords: ended.broker.flatMap { end in
+                started.broker.map { (end.cpuSeconds - $0.cpuSeconds) * perMillion }
+            })
     }
 
     /// What this process has used so far (threads that have ended included).
@@ -93,6 +102,9 @@ struct ClientCost: Codable {
     /// Minor page faults per million records: fresh memory the client's allocations touched
     /// (a client that keeps more records in flight, or runs first in the process, pays more).
     var pageFaultsPerMillionRecords: Double
+    /// The embedded broker's CPU seconds per million of the client's records (nil on a user's
+    /// cluster): what the client's fetches, produce requests and commits cost the broker.
+    var brokerCPUSecondsPerMillionRecords: Double?
 
     /// The median of several runs' figures, each figure on its own.
     static func median(_ costs: [ClientCost]) -> ClientCost {
@@ -100,12 +112,15 @@ struct ClientCost: Codable {
             recordsPerSecond: Spread.median(costs.map(\.recordsPerSecond)),
             cpuSecondsPerMillionRecords: Spread.median(costs.map(\.cpuSecondsPerMillionRecords)),
             coresBusy: Spread.median(costs.map(\.coresBusy)),
-            pageFaultsPerMillionRecords: Spread.median(costs.map(\.pageFaultsPerMillionRecords)))
+            pageFaultsPerMillionRecords: Spread.median(costs.map(\.pageFaultsPerMillionRecords)),
+            brokerCPUSecondsPerMillionRecords: costs.contains { $0.brokerCPUSecondsPerMillionRecords == nil }
+                ? nil : Spread.median(costs.compactMap(\.brokerCPUSecondsPerMillionRecords)))
     }
 
     var description: String {
         String(
             format: "%.2f CPU-s per million records, %.2f cores busy, %.0f page faults per million records",
             cpuSecondsPerMillionRecords, coresBusy, pageFaultsPerMillionRecords)
+            + (brokerCPUSecondsPerMillionRecords.map { String(format: ", broker %.3f CPU-s per million", $0) } ?? "")
     }
 }

@@ -90,9 +90,14 @@ struct BenchSmokeTests {
         for build in builds {
             let rate = (build["recordsPerSecond"] as? [String: Any])?["median"] as? Double ?? 0
             let cpu = (build["cpuSecondsPerMillionRecords"] as? [String: Any])?["median"] as? Double ?? 0
+            let brokerCPU = (build["brokerCPUSecondsPerMillionRecords"] as? [String: Any])?["runs"] as? [Double] ?? []
             #expect(rate > 0 && cpu > 0, "\(build)")
+            // The embedded broker's CPU in each run's window: one figure per run, none negative.
+            #expect(brokerCPU.count == 1 && brokerCPU.allSatisfy { $0 >= 0 }, "\(build)")
         }
         #expect(((object?["floorRecordsPerSecond"] as? [String: Any])?["median"] as? Double ?? 0) > 0)
+        let floorBrokerCPU = (object?["floorBrokerCPUSecondsPerMillionRecords"] as? [String: Any])?["runs"] as? [Double]
+        #expect(floorBrokerCPU?.count == 1)
     }
 
     /// `bench memory`: the growth per session, then a restart's restore peak against it.

@@ -9,6 +9,8 @@ public final class BrokerProcess: @unchecked Sendable {
     /// The broker's standard error: librdkafka's logs and the answers to control lines.
     let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("zs-broker-\(UUID().uuidString).log")
     public let bootstrapServers: String
+    /// The broker process's id (for the benchmark to read its CPU).
+    public var pid: Int32 { process.processIdentifier }
 
     /// The built `zonestream` executable beside the running test bundle.
     public static var executable: URL {
