@@ -47,8 +47,9 @@ enum ChildThroughput {
     static let unknownPersonSetting = "unknown setting 'topics.person_"
 
     /// Runs the child until it has taken `records` input records (at most 600 s), then stops
-    /// it; `broker`: the embedded broker's process, whose CPU in the window is taken too. Returns the rate and CPU over the window, and whether the child ran the person
-    /// stage (a build from before it is started again without its settings).
+    /// it. `broker`: the embedded broker's process, whose CPU in the window is taken too.
+    /// Returns the rate and CPU over the window, and whether the child ran the person stage (a
+    /// build from before it is started again without its settings).
     static func measure(_ run: Run, records: Int, broker: Int32? = nil) throws -> (cost: ClientCost, personStage: Bool)
     {
         // Each build with its own defaults: run where no settings file is, since this
