@@ -12,7 +12,7 @@ struct BenchSmokeTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (status, output) = try ZoneStreamProcess.runToExit(
-            ["bench", "--smoke", "--partitions", "4", "--output", directory.path], seconds: 300)
+            ["bench", "--smoke", "--partitions", "4", "--output", directory.path], seconds: 480)
         #expect(status == 0, "\(output.suffix(1000))")
         let data = try Data(contentsOf: directory.appendingPathComponent("bench.json"))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
