@@ -33,6 +33,9 @@ struct BuildComparisonReport: Codable {
     var builds: [BuildFigures]
     /// The first build's rate over each other build's, round by round (the same floor cancels).
     var firstOverOthers: [String: Spread]
+    /// Where the median of each of those ratios lies (``MedianInterval``): a sitting that
+    /// cannot tell the builds apart gives an interval holding 1.
+    var firstOverOthersInterval: [String: MedianInterval]
 
     init(
         comparison: BuildComparison, mix: GymPreload.Mix, floorRuns: [ClientCost], buildRuns: [[ClientCost]],
@@ -61,6 +64,7 @@ struct BuildComparisonReport: Codable {
                 zip(buildRuns[0], buildRuns[index]).map { $0.recordsPerSecond / $1.recordsPerSecond })
         }
         firstOverOthers = ratios
+        firstOverOthersInterval = ratios.compactMapValues { MedianInterval($0.runs) }
     }
 
     var summary: String {
@@ -70,6 +74,11 @@ struct BuildComparisonReport: Codable {
                     + "\($0.ratioToFloor.text("%.2f")) of the floor, "
                     + "\($0.cpuSecondsPerMillionRecords.text("%.2f")) CPU-s per million records, "
                     + "the broker \($0.brokerCPUSecondsPerMillionRecords.text("%.3f")) more"
+            }
+            + builds.dropFirst().compactMap { build in
+                guard let ratio = firstOverOthers[build.name] else { return nil }
+                let interval = firstOverOthersInterval[build.name].map { ", median within \($0.text)" } ?? ""
+                return "bench builds: \(builds[0].name) over \(build.name): \(ratio.text("%.3f"))\(interval)"
             }).joined(separator: "\n")
     }
 

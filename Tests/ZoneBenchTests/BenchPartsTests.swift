@@ -162,6 +162,20 @@ import ZoneEngine
         #expect(Spread([1, 2, 3, 4]).median == 2.5)
     }
 
+    /// The median's interval is two of the sorted values, picked by the sign test's binomial
+    /// tails: the 6th and 15th of 20 (95.9%); the whole range when too few values give 95%.
+    @Test func theMediansIntervalIsPickedFromTheSortedValues() throws {
+        let twenty = (1...20).map { Double($0) / 10 }.shuffled()
+        let interval = try #require(MedianInterval(twenty))
+        #expect(interval.low == 0.6 && interval.high == 1.5)
+        #expect(abs(interval.confidence - (1 - 2 * 21_700 / 1_048_576)) < 1e-12)
+        let six = try #require(MedianInterval([3, 1, 2, 6, 5, 4]))
+        #expect(six.low == 1 && six.high == 6 && six.confidence == 1 - 2.0 / 64)
+        let five = try #require(MedianInterval([3, 1, 2, 5, 4]))
+        #expect(five.low == 1 && five.high == 5 && five.confidence < 0.95)
+        #expect(MedianInterval([]) == nil)
+    }
+
     /// A child's rate is read from its input counter in `/metrics`, with or without labels,
     /// and not from a metric whose name only starts the same; its CPU from /proc.
     @Test func aChildsCounterAndCPUAreRead() {
