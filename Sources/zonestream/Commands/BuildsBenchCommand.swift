@@ -43,7 +43,7 @@ struct BuildsBenchCommand: ParsableCommand {
         try requireOption("--broker-partitions", brokerPartitions, in: 1...64)
         try BrokerCommand.validate(brokers: brokerCount)
         try requireOption("--worker-threads", workerThreads, in: 1...64)
-        try requireOption("--rounds", rounds, in: 1...20)
+        try requireOption("--rounds", rounds, in: 1...100)
     }
 
     func run() throws {
