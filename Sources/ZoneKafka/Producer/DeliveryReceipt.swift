@@ -13,10 +13,13 @@ final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
         inputValue: UnsafeRawBufferPointer?
     ) -> DeliveryReceipt {
         let keyCount = inputKey?.count ?? 0
-        let header = DeliveryReceiptHeader(
-            tracker: tracker, context: context, partition: partition, inputKey: inputKey.map { 0..<$0.count },
-            inputValue: inputValue.map { keyCount..<(keyCount + $0.count) })
-        let made = create(minimumCapacity: keyCount + (inputValue?.count ?? 0)) { _ in header }
+        // The header is made in the closure: one made before it was copied in (the tracker
+        // retained, the context copied) and then destroyed, on every message.
+        let made = create(minimumCapacity: keyCount + (inputValue?.count ?? 0)) { _ in
+            DeliveryReceiptHeader(
+                tracker: tracker, context: context, partition: partition, inputKey: inputKey.map { 0..<$0.count },
+                inputValue: inputValue.map { keyCount..<(keyCount + $0.count) })
+        }
         // `create` returns the ManagedBuffer type; it is a DeliveryReceipt, as asked.
         let receipt = unsafeDowncast(made, to: DeliveryReceipt.self)
         receipt.withUnsafeMutablePointerToElements { elements in
@@ -30,7 +33,9 @@ final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
         return receipt
     }
 
-    var tracker: DeliveryTracker { header.tracker }
+    /// Read in place: reading the stored `header` checks exclusive access at run time
+    /// (`swift_beginAccess`), on every delivery report.
+    var tracker: DeliveryTracker { withUnsafeMutablePointerToHeader { $0.pointee.tracker } }
 
     /// The input's bytes, copied out (only a refused message needs them).
     var input: MessageInput {
