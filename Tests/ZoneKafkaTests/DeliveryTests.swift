@@ -82,4 +82,37 @@ struct DeliveryTests {
         }
         #expect(tracker.inFlight == 0)
     }
+
+    /// A delivered message's receipt (which holds its context) is freed by the next produce
+    /// with its tracker, on the producing thread, or when the tracker goes: never kept longer.
+    @Test func deliveredReceiptsAreFreedByTheNextProduceOrWithTheirTracker() throws {
+        let broker = try BrokerProcess(partitions: 1)
+        defer { broker.stop() }
+        let producer = try KafkaProducer(configuration: KafkaConfiguration(bootstrapServers: broker.bootstrapServers))
+        final class Marker: Sendable {}
+        weak var first: Marker?
+        weak var second: Marker?
+        var tracker: DeliveryTracker? = DeliveryTracker()
+        func produce(_ value: String, _ marker: Marker) throws {
+            try producer.produce(
+                topic: "workout-events", key: nil, value: Array(value.utf8), tracker: tracker, context: marker)
+        }
+        do {
+            let marker = Marker()
+            first = marker
+            try produce("a", marker)
+        }
+        try producer.flush(timeoutMs: 10_000)
+        #expect(tracker?.deliveredCount == 1 && first != nil, "delivered, its receipt parked with the tracker")
+        do {
+            let marker = Marker()
+            second = marker
+            try produce("b", marker)
+        }
+        #expect(first == nil, "freed by the next produce with the tracker")
+        try producer.flush(timeoutMs: 10_000)
+        #expect(tracker?.deliveredCount == 2 && tracker?.inFlight == 0 && second != nil)
+        tracker = nil
+        #expect(second == nil, "freed with the tracker")
+    }
 }

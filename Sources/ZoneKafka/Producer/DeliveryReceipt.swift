@@ -3,9 +3,11 @@
 /// produced for (``MessageInput``), which follow the header in the same allocation.
 ///
 /// - Important: ownership. ``KafkaProducer/produce(to:key:value:tracker:partition:context:inputKey:inputValue:)``
-///   passes it retained (`passRetained`) and exactly one of two places releases it: the
-///   delivery-report callback (`takeRetainedValue`), or the produce call itself when librdkafka
-///   refuses the message synchronously. It keeps its tracker alive until then.
+///   passes it retained (`passRetained`) and exactly one of three places releases it: the
+///   produce call itself when librdkafka refuses the message synchronously; the
+///   delivery-report callback, for a refused message; or, for a delivered one, its tracker
+///   (``DeliveryTracker/park(_:)``), on the thread that produces next with it or when the
+///   tracker goes. It keeps its tracker alive until its delivery is reported.
 final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
     /// A receipt copying `inputKey` and `inputValue`, which need only be valid during the call.
     static func make(
@@ -33,9 +35,21 @@ final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
         return receipt
     }
 
-    /// Read in place: reading the stored `header` checks exclusive access at run time
-    /// (`swift_beginAccess`), on every delivery report.
-    var tracker: DeliveryTracker { withUnsafeMutablePointerToHeader { $0.pointee.tracker } }
+    /// Takes the tracker out, once its delivery is reported: a receipt parked with its tracker
+    /// must not keep it alive. Read in place, as reading the stored `header` checks exclusive
+    /// access at run time (`swift_beginAccess`) on every delivery report.
+    func detachTracker() -> DeliveryTracker? {
+        withUnsafeMutablePointerToHeader { header in
+            defer { header.pointee.tracker = nil }
+            return header.pointee.tracker
+        }
+    }
+
+    /// The next receipt parked with the same tracker (``DeliveryTracker/park(_:)``).
+    var nextParked: UnsafeMutableRawPointer? {
+        get { withUnsafeMutablePointerToHeader { $0.pointee.nextParked } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.nextParked = newValue } }
+    }
 
     /// The input's bytes, copied out (only a refused message needs them).
     var input: MessageInput {
@@ -51,10 +65,12 @@ final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
 }
 
 struct DeliveryReceiptHeader {
-    let tracker: DeliveryTracker
+    /// nil once the delivery is reported (``DeliveryReceipt/detachTracker()``).
+    var tracker: DeliveryTracker?
     let context: (any Sendable)?
     let partition: Int32?
     /// Where the input's key and value lie among the receipt's bytes; nil: it has none.
     let inputKey: Range<Int>?
     let inputValue: Range<Int>?
+    var nextParked: UnsafeMutableRawPointer? = nil
 }

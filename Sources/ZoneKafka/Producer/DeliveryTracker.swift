@@ -11,8 +11,14 @@ public final class DeliveryTracker: Sendable {
     private let failures = Atomic<Int>(0)
     private let delivered = Atomic<Int>(0)
     private let refused = NIOLockedValueBox<[DeliveryFailure]>([])
+    /// The receipts of delivered messages not yet freed: a stack linked through each receipt's
+    /// ``DeliveryReceipt/nextParked``, pushed by delivery reports and taken whole. The top
+    /// receipt's address as a number (0: none), which keeps the class `Sendable`.
+    private let parked = Atomic<UInt>(0)
 
     public init() {}
+
+    deinit { freeParked() }
 
     /// Messages produced and not yet acknowledged.
     public var inFlight: Int { outstanding.load(ordering: .acquiring) }
@@ -30,7 +36,38 @@ public final class DeliveryTracker: Sendable {
         }
     }
 
-    func willProduce() { outstanding.add(1, ordering: .relaxed) }
+    /// Called by each produce with this tracker, on the producing thread: which also frees the
+    /// receipts parked since, so they go back to the heap they came from.
+    func willProduce() {
+        if parked.load(ordering: .relaxed) != 0 { freeParked() }
+        outstanding.add(1, ordering: .relaxed)
+    }
+
+    /// Keeps a delivered message's receipt (still retained) until ``willProduce()`` or this
+    /// tracker's end frees it. At most what was delivered since the last produce waits here.
+    func park(_ receipt: Unmanaged<DeliveryReceipt>) {
+        let address = UInt(bitPattern: receipt.toOpaque())
+        var head = parked.load(ordering: .relaxed)
+        while true {
+            // Borrowed: a retained reference, released after the push, could free it here.
+            receipt._withUnsafeGuaranteedRef { $0.nextParked = UnsafeMutableRawPointer(bitPattern: head) }
+            let (exchanged, current) = parked.compareExchange(
+                expected: head, desired: address, successOrdering: .releasing, failureOrdering: .relaxed)
+            if exchanged { return }
+            head = current
+        }
+    }
+
+    /// Takes the whole stack at once, so a push racing with it is never lost: it lands on the
+    /// empty stack for the next call.
+    private func freeParked() {
+        var next = UnsafeMutableRawPointer(bitPattern: parked.exchange(0, ordering: .acquiring))
+        while let pointer = next {
+            let receipt = Unmanaged<DeliveryReceipt>.fromOpaque(pointer)
+            next = receipt.takeUnretainedValue().nextParked
+            receipt.release()
+        }
+    }
 
     func cancelled() { outstanding.subtract(1, ordering: .releasing) }
 

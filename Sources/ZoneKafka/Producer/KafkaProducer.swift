@@ -138,9 +138,18 @@ private func deliveryReportCallback(
     _ handle: OpaquePointer?, _ message: UnsafePointer<rd_kafka_message_t>?, _ opaque: UnsafeMutableRawPointer?
 ) {
     guard let message, let opaque = message.pointee._private else { return }
-    let receipt = Unmanaged<DeliveryReceipt>.fromOpaque(opaque).takeRetainedValue()
+    let owned = Unmanaged<DeliveryReceipt>.fromOpaque(opaque)
+    // Borrowed, not retained: once parked, the receipt may be freed by another thread at once.
+    guard let tracker = owned._withUnsafeGuaranteedRef({ $0.detachTracker() }) else { return owned.release() }
     let error = message.pointee.err
-    guard error != RD_KAFKA_RESP_ERR_NO_ERROR else { return receipt.tracker.reported(failure: nil) }
+    guard error != RD_KAFKA_RESP_ERR_NO_ERROR else {
+        tracker.reported(failure: nil)
+        // Freed by the thread that produces next with this tracker, which made it: freed
+        // here, it went back to that thread's heap under its lock, which the producing
+        // thread's own allocations then waited on.
+        return tracker.park(owned)
+    }
+    let receipt = owned.takeRetainedValue()
     let topic = message.pointee.rkt.map { String(cString: rd_kafka_topic_name($0)) } ?? ""
     func bytes(_ pointer: UnsafeMutableRawPointer?, _ count: Int) -> [UInt8]? {
         guard let pointer else { return nil }
@@ -152,5 +161,5 @@ private func deliveryReportCallback(
         value: bytes(message.pointee.payload, message.pointee.len) ?? [],
         error: KafkaError(error, operation: "delivering \(message.pointee.len) bytes to \(topic)"),
         context: receipt.header.context, input: receipt.input)
-    receipt.tracker.reported(failure: failure)
+    tracker.reported(failure: failure)
 }
