@@ -64,7 +64,8 @@ public final class DeliveryTracker: Sendable {
         var next = UnsafeMutableRawPointer(bitPattern: parked.exchange(0, ordering: .acquiring))
         while let pointer = next {
             let receipt = Unmanaged<DeliveryReceipt>.fromOpaque(pointer)
-            next = receipt.takeUnretainedValue().nextParked
+            // Borrowed to read the link: the stack's own reference is the one released.
+            next = receipt._withUnsafeGuaranteedRef { $0.nextParked }
             receipt.release()
         }
     }
