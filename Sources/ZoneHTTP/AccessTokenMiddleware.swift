@@ -1,16 +1,17 @@
 import Foundation
 public import Hummingbird
 
-/// Requires the access token for every path that shows a person's data (live sessions,
-/// people, the board and its stream), as `Authorization: Bearer <token>` or, for a wall
-/// screen that can only open a URL (and for the board's own event stream, which browsers
-/// open without headers), `?token=<token>`. `/health`, `/ready` and `/metrics` stay open to
-/// probes and scrapers. Without a token every path is open (the endpoint's default bind is
-/// loopback; the command line refuses a wider bind without a token unless told the network
-/// is trusted).
+/// Requires the access token, when one is set, on every request except the probe and scrape
+/// routes (`/health`, `/ready`, `/metrics`): deny by default, so a route added later, or a
+/// path the router reads differently from how it is written (`//sessions`, `/Board`,
+/// `/%62oard`, `/./people/x`), is guarded too. The token comes as
+/// `Authorization: Bearer <token>` or, for a wall screen that can only open a URL (and for the
+/// board's own event stream, which browsers open without headers), `?token=<token>`. Without a
+/// token every path is open (the endpoint's default bind is loopback; the command line refuses
+/// a wider bind without a token unless told the network is trusted).
 public struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Paths under these prefixes need the token.
-    static var guardedPrefixes: [String] { ["/sessions", "/people", "/board"] }
+    /// The only routes open without the token, each one path segment exactly as written.
+    static var openRoutes: Set<String> { ["health", "ready", "metrics"] }
 
     let token: [UInt8]?
 
@@ -21,7 +22,7 @@ public struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let token, Self.guardedPrefixes.contains(where: { request.uri.path.hasPrefix($0) }) else {
+        guard let token, !Self.isOpen(path: request.uri.path) else {
             return try await next(request, context)
         }
         let presented = request.headers[.authorization].flatMap(Self.bearer) ?? request.uri.queryParameters.get("token")
@@ -32,10 +33,19 @@ public struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
                         string:
-                            #"{"error":"this path shows members' data: send the access token (http.token) as Authorization: Bearer or ?token="}"#
+                            #"{"error":"this endpoint shows members' data: send the access token (http.token) as Authorization: Bearer or ?token="}"#
                     )))
         }
         return try await next(request, context)
+    }
+
+    /// Whether a path is one of the open routes: exactly `/health`, `/ready` or `/metrics`.
+    /// Anything else, including the same names reached through empty or dot segments,
+    /// percent-encoding, another case or a trailing slash, needs the token.
+    static func isOpen(path: String) -> Bool {
+        guard path.utf8.first == UInt8(ascii: "/") else { return false }
+        let name = path.dropFirst()
+        return !name.contains("/") && openRoutes.contains(String(name))
     }
 
     /// The token of an `Authorization: Bearer <token>` header.

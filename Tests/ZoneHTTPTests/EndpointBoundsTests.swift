@@ -42,6 +42,44 @@ struct EndpointBoundsTests {
         #expect(!printed.output.contains(Self.token) && printed.output.contains("http.token"), "\(printed.output)")
     }
 
+    /// Every guarded route in every form a client can write it (empty and dot segments, the
+    /// absolute form, another case, percent-encoding, a trailing slash) and with every method,
+    /// the board's event stream included, is refused without the token; only the exact probe
+    /// and scrape routes are open.
+    @Test func noFormOfAPathSkipsTheToken() throws {
+        let process = try ZoneStreamProcess([
+            "run", "--http-port", "0", "--embedded",
+            "--set", "http.token=\(Self.token)",
+        ])
+        defer { process.signal(SIGKILL) }
+        let port = try #require(
+            process.httpPort(), "the endpoint never started listening: \(process.output.suffix(800))")
+        var targets: [String] = []
+        for route in ["sessions", "sessions/s1", "people/p1", "board", "board/events", "classes/c1", "nowhere"] {
+            targets += [
+                "/\(route)", "//\(route)", "///\(route)", "/./\(route)", "/x/../\(route)", "/\(route)/",
+                "/\(route.uppercased())", "http://127.0.0.1:\(port)//\(route)", "http://127.0.0.1:\(port)/\(route)",
+                "/%\(String(route.utf8.first!, radix: 16))\(route.dropFirst())", "/\(route)?prefix=&token=",
+                "/\(route);token=\(Self.token)",
+            ]
+        }
+        targets += ["//health/../sessions", "/health/../sessions", "/metrics/../board", "/ready/../people/p1", "*"]
+        for method in ["GET", "HEAD", "OPTIONS", "POST", "DELETE"] {
+            for target in targets {
+                let answer = try LoopbackHTTPClient.request(method, port: port, target: target)
+                #expect(answer.status == 401 || answer.status == 400, "\(method) \(target) answered \(answer.status)")
+                #expect(!answer.body.contains("\"sessions\""), "\(method) \(target) showed sessions")
+            }
+        }
+        for open in ["/health", "/ready", "/metrics"] {
+            #expect(try LoopbackHTTPClient.request("GET", port: port, target: open).status != 401, "\(open)")
+            #expect(try LoopbackHTTPClient.request("HEAD", port: port, target: open).status != 401, "HEAD \(open)")
+        }
+        let authorized = ["Authorization": "Bearer \(Self.token)"]
+        #expect(
+            try LoopbackHTTPClient.request("GET", port: port, target: "//sessions", headers: authorized).status == 200)
+    }
+
     /// 19,000 clients (about this machine's per-process file limit, less the test's own) keep
     /// connections open with half a request head, reconnecting whenever one is closed, for
     /// 15 s. The endpoint closes the oldest to stay within `http.max_connections` and each after

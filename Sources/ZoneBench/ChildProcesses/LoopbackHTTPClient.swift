@@ -35,6 +35,17 @@ public enum LoopbackHTTPClient {
         try parse(exchange(port: port, path: path, headers: headers, timeoutSeconds: timeoutSeconds, until: nil))
     }
 
+    /// Sends one request with `method` (`HEAD`, `OPTIONS`, ...) and a request target written
+    /// exactly as given (an absolute form such as `http://host//sessions` included).
+    public static func request(
+        _ method: String, port: Int, target: String, headers: [String: String] = [:], timeoutSeconds: Int = 10
+    ) throws -> Response {
+        try parse(
+            exchange(
+                method: method, port: port, path: target, headers: headers, timeoutSeconds: timeoutSeconds,
+                until: nil))
+    }
+
     /// The first server-sent event's data line of the stream at `path` (the connection is
     /// closed once it has arrived).
     public static func firstEventData(port: Int, path: String, timeoutSeconds: Int = 10) throws -> String {
@@ -52,14 +63,16 @@ public enum LoopbackHTTPClient {
 
     /// Sends the request and reads the answer until the server closes or `until` holds.
     private static func exchange(
-        port: Int, path: String, headers: [String: String] = [:], timeoutSeconds: Int, until: (([UInt8]) -> Bool)?
+        method: String = "GET", port: Int, path: String, headers: [String: String] = [:], timeoutSeconds: Int,
+        until: (([UInt8]) -> Bool)?
     ) throws -> [UInt8] {
         let socket = try connectedSocket(port: port)
         defer { close(socket) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let extra = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)\r\n" }.joined()
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Connection: close\r\n\r\n".utf8)
+        let request = Array(
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Connection: close\r\n\r\n".utf8)
         var sent = 0
         while sent < request.count {
             let written = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }

@@ -51,7 +51,7 @@ public struct WorkoutFinishedWriter {
         appendStatistics(summary.statistics)
         text.append(#","effort":"#)
         appendEffort(summary.effort)
-        text.append(#","quality":"#)
+        text.append(#","plan":null,"quality":"#)
         appendQuality(summary)
         if let normalized = summary.normalizedZoneGroups {
             text.append(#","normalized_zone_groups":"#)
@@ -127,6 +127,8 @@ public struct WorkoutFinishedWriter {
             }
             text.append(#"],"points":"#)
             text.appendTenths(heartRate.pointsTenths)
+            text.append(#","score":"#)
+            if let score = heartRate.score { text.appendInteger(score) } else { text.append("null") }
             if let calories = heartRate.caloriesKcal {
                 text.append(#","calories_kcal":"#)
                 text.appendInteger(calories)

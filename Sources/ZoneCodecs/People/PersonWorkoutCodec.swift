@@ -89,13 +89,16 @@ public struct PersonWorkoutCodec {
         if let key, !fields[0].stringEquals(bytes: key) {
             return .failure(Rejection(.keyMismatch, "record key differs from the workout's person"))
         }
-        let (start, end, duration) = (numbers[0], numbers[1], numbers[2])
-        guard start >= 0, end >= start, end <= 1 << 53, duration == end - start,
-            numbers.dropFirst(3).allSatisfy({ $0 >= 0 })
-        else { return .failure(Rejection(.outOfRange, "times, duration or figures out of range")) }
         let workout = CountedWorkout(
-            session: fields[1].stringValue ?? "", startTimestamp: start, endTimestamp: end, durationMs: duration,
-            pointsTenths: numbers[3], caloriesKcal: numbers[4], kilojoulesTenths: numbers[5])
+            session: fields[1].stringValue ?? "", startTimestamp: numbers[0], endTimestamp: numbers[1],
+            durationMs: numbers[2], pointsTenths: numbers[3], caloriesKcal: numbers[4], kilojoulesTenths: numbers[5])
+        guard workout.isWithinBounds else {
+            return .failure(
+                Rejection(
+                    .outOfRange,
+                    "times must lie in 0...2^53 with duration_ms their difference, and each figure in 0...\(CountedWorkout.maximumFigure)"
+                ))
+        }
         return .success((fields[0].stringValue ?? "", workout))
     }
 }

@@ -19,6 +19,18 @@ public struct WorkoutEffort: Sendable, Equatable {
             self.pointsTenths = pointsTenths
             self.caloriesKcal = caloriesKcal
         }
+
+        /// The effort on Apple's 1-10 scale (HealthKit's workout effort score), so a workout can be
+        /// written back as an effort sample: twice the time-weighted mean band, exactly, halves
+        /// away from zero, at least 1; nil when no time was counted in any band.
+        public var score: Int64? {
+            let total = intensityMs.reduce(0, +)
+            guard total > 0 else { return nil }
+            let weighted = intensityMs.enumerated().reduce(Int64(0)) { $0 + Int64($1.offset) * $1.element }
+            // round(2 x weighted / total) = (4 x weighted + total) / (2 x total); 128 bits for any sums.
+            let rounded = (4 * Int128(weighted) + Int128(total)) / (2 * Int128(total))
+            return max(1, Int64(clamping: rounded))
+        }
     }
 
     /// Present when the session has an accepted heart-rate sample and a known maximum.
@@ -42,7 +54,7 @@ public struct WorkoutEffort: Sendable, Equatable {
 
     /// Kilojoules in tenths from watts x milliseconds: the exact sum / 1,000,000, one decimal.
     static func kilojoulesTenths(wattMilliseconds: Double) -> Int64 {
-        if wattMilliseconds == wattMilliseconds.rounded(), wattMilliseconds < 9e15 {
+        if wattMilliseconds == wattMilliseconds.rounded(), abs(wattMilliseconds) < 9e15 {
             return tenths(Int64(wattMilliseconds), per: 1_000_000)
         }
         guard var work = SystemZones.exactDecimal(wattMilliseconds) else { return 0 }

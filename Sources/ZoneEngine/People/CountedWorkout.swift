@@ -33,6 +33,23 @@ public struct CountedWorkout: Sendable, Equatable {
             kilojoulesTenths: summary.effort.kilojoulesTenths ?? 0)
     }
 
+    /// The largest `points_tenths`, `calories_kcal` or `kilojoules_tenths` a counted workout
+    /// may carry. A workout of 2^53 ms (the longest the contract's times allow) has at most
+    /// 7.6e12 points tenths and 4.6e14 kilojoule tenths; with this bound a window of
+    /// ``PersonTrainingLog/maximumWorkouts`` workouts adds up to at most 5e17, far from
+    /// Int64's limit.
+    public static let maximumFigure: Int64 = 1_000_000_000_000_000
+
+    /// Whether the times and figures are ones a finished workout can have: start and end within
+    /// the contract's `ts` range, the duration their difference, every figure 0 ...
+    /// ``maximumFigure``. Records from the repartition topic and the person changelog are
+    /// checked against it before any arithmetic.
+    public var isWithinBounds: Bool {
+        startTimestamp >= 0 && endTimestamp >= startTimestamp && endTimestamp <= 1 << 53
+            && durationMs == endTimestamp - startTimestamp
+            && [pointsTenths, caloriesKcal, kilojoulesTenths].allSatisfy { (0...Self.maximumFigure).contains($0) }
+    }
+
     /// The UTC day of the end, counted from the epoch.
     var endDay: Int64 { PersonTrainingLog.day(of: endTimestamp) }
 

@@ -32,7 +32,9 @@ public struct PersonSummary: Sendable, Equatable {
     /// when the 28 days hold no points.
     public var acuteChronicRatioHundredths: Int64? {
         guard days28.pointsTenths > 0 else { return nil }
-        // 4 x p7 / p28 x 100, rounded: (2 x 400 x p7 + p28) / (2 x p28).
-        return (800 * days7.pointsTenths + days28.pointsTenths) / (2 * days28.pointsTenths)
+        // 4 x p7 / p28 x 100, rounded: (2 x 400 x p7 + p28) / (2 x p28), in 128 bits so that no
+        // sum of points can overflow it; p7 <= p28, so the result is at most 400.
+        let (acute, chronic) = (Int128(days7.pointsTenths), Int128(days28.pointsTenths))
+        return Int64(clamping: (800 * acute + chronic) / (2 * chronic))
     }
 }

@@ -30,12 +30,15 @@ extension PersonTrainingLog {
         person = try reader.readString()
         let count = try reader.readCount(limit: min(Self.maximumWorkouts, bytes.count / 56))
         for _ in 0..<count {
-            workouts.append(
-                CountedWorkout(
-                    session: try reader.readString(), startTimestamp: try reader.readInt64(),
-                    endTimestamp: try reader.readInt64(), durationMs: try reader.readInt64(),
-                    pointsTenths: try reader.readInt64(), caloriesKcal: try reader.readInt64(),
-                    kilojoulesTenths: try reader.readInt64()))
+            let workout = CountedWorkout(
+                session: try reader.readString(), startTimestamp: try reader.readInt64(),
+                endTimestamp: try reader.readInt64(), durationMs: try reader.readInt64(),
+                pointsTenths: try reader.readInt64(), caloriesKcal: try reader.readInt64(),
+                kilojoulesTenths: try reader.readInt64())
+            guard workout.isWithinBounds else {
+                throw SnapshotError("workout \(workout.session): times or figures out of range")
+            }
+            workouts.append(workout)
         }
         guard reader.isAtEnd else { throw SnapshotError("\(bytes.count - reader.position) bytes after the person log") }
     }

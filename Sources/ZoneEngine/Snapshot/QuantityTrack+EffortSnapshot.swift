@@ -37,7 +37,8 @@ extension QuantityTrack {
         if try reader.readBool() {
             let mantissa = try reader.readInt64()
             let places = try reader.readInt()
-            guard mantissa > 0, (0...7).contains(places) else {
+            // What ScaledDecimal holds: under 100,000, so no band floor's product leaves 64 bits.
+            guard mantissa > 0, (0...7).contains(places), mantissa < 100_000 * ScaledDecimal.powersOfTen[places] else {
                 throw SnapshotError("an effort maximum is out of range")
             }
             exact = ScaledDecimal(mantissa: mantissa, places: places)
@@ -45,15 +46,19 @@ extension QuantityTrack {
         var calories: CalorieFormula?
         if try reader.readBool() {
             let sex: PersonProfile.Sex = try reader.readBool() ? .male : .female
-            calories = CalorieFormula(sex: sex, age: try reader.readDouble(), weightKg: try reader.readDouble())
+            let (age, weight) = (try reader.readDouble(), try reader.readDouble())
+            guard age.isFinite, age > 0, (20...400).contains(weight) else {
+                throw SnapshotError("a calorie formula's age or weight is out of range")
+            }
+            calories = CalorieFormula(sex: sex, age: age, weightKg: weight)
         }
         guard maximum.isFinite, maximum > 0 else { throw SnapshotError("an effort maximum is out of range") }
         let parameters =
             exact.map { HeartRateEffortParameters(exactMaximum: $0, calories: calories) }
             ?? HeartRateEffortParameters(approximateMaximum: maximum, calories: calories)
         var effort = HeartRateEffort(parameters: parameters)
-        for band in 0..<6 { effort.bandMs[band] = try reader.readInt64() }
-        effort.calorieMs = try reader.readInt64()
+        for band in 0..<6 { effort.bandMs[band] = try reader.readBounded() }
+        effort.calorieMs = try reader.readBounded()
         effort.calorieValueMs = try reader.readDouble()
         heartRateEffort = effort
     }

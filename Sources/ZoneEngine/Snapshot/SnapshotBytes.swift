@@ -96,9 +96,34 @@ struct SnapshotReader {
         try readBool() ? try readString() : nil
     }
 
+    /// The largest time, duration or count a snapshot may hold: the contract's largest `ts`
+    /// (2^53 ms). Every such field is checked against it, so a hand-written or corrupt record
+    /// on a changelog cannot make later arithmetic overflow.
+    static let maximumMagnitude: Int64 = 1 << 53
+
+    /// A time, a duration or a count: 0 ... 2^53, or exactly one of `sentinels` (the open end
+    /// `.max`, the "none yet" `.min`).
+    mutating func readBounded(allowing sentinels: [Int64] = []) throws(SnapshotError) -> Int64 {
+        let value = try readInt64()
+        guard (0...Self.maximumMagnitude).contains(value) || sentinels.contains(value) else {
+            throw SnapshotError("\(value) at byte \(position - 8) is outside 0...2^53")
+        }
+        return value
+    }
+
+    /// A count kept as `Int`, within the same bounds.
+    mutating func readBoundedInt() throws(SnapshotError) -> Int { Int(try readBounded()) }
+
+    /// A finite number.
+    mutating func readFinite() throws(SnapshotError) -> Double {
+        let value = try readDouble()
+        guard value.isFinite else { throw SnapshotError("a value at byte \(position - 8) is not finite") }
+        return value
+    }
+
     mutating func readDurations() throws(SnapshotError) -> ZoneDurations {
         var durations = ZoneDurations()
-        for zone in 0..<ZoneDurations.capacity { durations[zone] = try readInt64() }
+        for zone in 0..<ZoneDurations.capacity { durations[zone] = try readBounded() }
         return durations
     }
 }

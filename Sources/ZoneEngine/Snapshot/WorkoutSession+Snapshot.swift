@@ -60,37 +60,39 @@ extension WorkoutSession {
         person = try reader.readOptionalString()
         activity = try reader.readString()
         sessionClass = version >= 2 ? try reader.readOptionalString() : nil
-        startTimestamp = try reader.readInt64()
-        lastAppliedWallMs = try reader.readInt64()
-        counters = SessionCounters(latestTimestamp: try reader.readInt64())
-        counters.lateSamples = try reader.readInt()
-        counters.duplicateSamples = try reader.readInt()
-        counters.pausedSamples = try reader.readInt()
+        startTimestamp = try reader.readBounded()
+        lastAppliedWallMs = try reader.readBounded()
+        counters = SessionCounters(latestTimestamp: try reader.readBounded())
+        counters.lateSamples = try reader.readBoundedInt()
+        counters.duplicateSamples = try reader.readBoundedInt()
+        counters.pausedSamples = try reader.readBoundedInt()
         var heartRate = try QuantityTrack(.heartRate, reading: &reader)
         if version >= 2 { try heartRate.readEffort(from: &reader) } else { heartRate.markEffortUnknown() }
         var power = try QuantityTrack(.cyclingPower, reading: &reader)
         if version >= 2 { try power.readEffort(from: &reader) } else { power.markEffortUnknown() }
         tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
-        pausedMs = try reader.readInt64()
+        pausedMs = try reader.readBounded()
         let pauseCount = try reader.readCount(limit: bytes.count / 16)
         for _ in 0..<pauseCount {
-            pauses.append(PauseInterval(start: try reader.readInt64(), end: try reader.readInt64()))
+            pauses.append(PauseInterval(start: try reader.readBounded(), end: try reader.readBounded(allowing: [.max])))
         }
         let activityCount = try reader.readCount(limit: bytes.count / 24)
         for _ in 0..<activityCount {
             var record = ActivityRecord(
-                name: try reader.readString(), start: try reader.readInt64(), end: try reader.readInt64())
+                name: try reader.readString(), start: try reader.readBounded(),
+                end: try reader.readBounded(allowing: [.max]))
             for quantity in Quantity.allCases { record.durations[quantity] = try reader.readDurations() }
             activities.append(record)
         }
-        newestSampleTimestamp = try reader.readInt64()
+        newestSampleTimestamp = try reader.readBounded(allowing: [.min])
         let pendingCount = try reader.readCount(limit: bytes.count / 17)
         for _ in 0..<pendingCount {
             guard let quantity = Quantity(rawValue: Int(try reader.readByte())) else {
                 throw SnapshotError("unknown quantity in a pending sample")
             }
             pendingSamples.append(
-                PendingSample(quantity: quantity, timestamp: try reader.readInt64(), value: try reader.readDouble()))
+                PendingSample(
+                    quantity: quantity, timestamp: try reader.readBounded(), value: try reader.readFinite()))
         }
         guard reader.isAtEnd else { throw SnapshotError("\(bytes.count - reader.position) bytes after the snapshot") }
     }
@@ -140,10 +142,10 @@ extension QuantityTrack {
         self.init(quantity, configuration: configuration)
         durations = try reader.readDurations()
         normalizedDurations = try reader.readDurations()
-        coveredMs = try reader.readInt64()
-        acceptedSamples = try reader.readInt()
-        lastTimestamp = try reader.readInt64()
-        lastValue = try reader.readDouble()
+        coveredMs = try reader.readBounded()
+        acceptedSamples = try reader.readBoundedInt()
+        lastTimestamp = try reader.readBounded()
+        lastValue = try reader.readFinite()
         let lastZone = try reader.readInt()
         coverageOpen = try reader.readBool()
         minimum = try reader.readDouble()
@@ -151,7 +153,7 @@ extension QuantityTrack {
         sum = try reader.readDouble()
         let publishedZone = try reader.readInt()
         let runZone = try reader.readInt()
-        runStart = try reader.readInt64()
+        runStart = try reader.readBounded()
         let zones = -1..<(configuration?.zoneCount ?? 0)
         guard zones.contains(lastZone), zones.contains(publishedZone), zones.contains(runZone) else {
             throw SnapshotError("a zone index is outside the configuration")

@@ -6,6 +6,8 @@ import Foundation
 /// through to librdkafka as given.
 struct GuardedKafkaProperty {
     let name: String
+    /// Other names librdkafka reads as the same property (older spellings, topic-level forms).
+    var aliases: [String] = []
     /// Values that keep the guarantees (lowercased); empty: no value may be given.
     let allowed: Set<String>
     /// The ZoneStream setting that controls what the property would change, and why.
@@ -13,7 +15,7 @@ struct GuardedKafkaProperty {
 
     static let all: [GuardedKafkaProperty] = [
         GuardedKafkaProperty(
-            name: "enable.auto.commit", allowed: ["false"],
+            name: "enable.auto.commit", aliases: ["auto.commit.enable"], allowed: ["false"],
             instead: "offsets are committed only once their outputs are delivered (processing_guarantee)"),
         GuardedKafkaProperty(
             name: "enable.auto.offset.store", allowed: ["false"],
@@ -26,7 +28,7 @@ struct GuardedKafkaProperty {
             name: "transactional.id", allowed: [],
             instead: "transactional ids come from transactional_id_prefix (processing_guarantee exactly_once)"),
         GuardedKafkaProperty(
-            name: "acks", allowed: ["all", "-1"],
+            name: "acks", aliases: ["request.required.acks"], allowed: ["all", "-1"],
             instead: "an output counts as delivered only once every in-sync replica has it (processing_guarantee)"),
         GuardedKafkaProperty(
             name: "enable.idempotence", allowed: ["true"],
@@ -36,11 +38,14 @@ struct GuardedKafkaProperty {
     /// The first property in `properties` that would break a guarantee, described; nil when none.
     static func violation(in properties: [String: String], source: (String) -> String) -> String? {
         for guarded in all {
-            guard let value = properties[guarded.name] else { continue }
-            let normalized = value.trimmingCharacters(in: .whitespaces).lowercased()
-            if guarded.allowed.contains(normalized) { continue }
-            return
-                "librdkafka property '\(guarded.name)' = '\(value)'\(source(guarded.name)) is refused: \(guarded.instead)"
+            for name in [guarded.name] + guarded.aliases {
+                guard let value = properties[name] else { continue }
+                let normalized = value.trimmingCharacters(in: .whitespaces).lowercased()
+                if guarded.allowed.contains(normalized) { continue }
+                let alias = name == guarded.name ? "" : " (librdkafka's other name for '\(guarded.name)')"
+                return
+                    "librdkafka property '\(name)'\(alias) = '\(value)'\(source(name)) is refused: \(guarded.instead)"
+            }
         }
         return nil
     }

@@ -159,7 +159,7 @@ struct SettingKey: Sendable {
                 "http.idle_timeout_s", limits.idleTimeoutSeconds, .integer(1...3600),
                 "close a connection with no request in progress after this"),
             SettingKey(
-                "http.token", "", .text,
+                "http.token", "", .secret,
                 "access token for /sessions, /people and /board (Authorization: Bearer, or ?token=); required to bind beyond loopback"
             ),
             SettingKey(

@@ -14,6 +14,9 @@ enum SettingRule: Sendable {
     case choice([String])
     /// Empty, or 2 to 8 comma-separated numbers (checked further as zone boundaries).
     case boundaries
+    /// Empty, or a secret sent in a header: visible ASCII characters, no whitespace anywhere
+    /// (a newline left by a secret file would otherwise make every request fail).
+    case secret
     /// Empty, or a name of 1 to 64 letters, digits, `.`, `_` and `-` (part of Kafka ids).
     case identifier
 
@@ -27,6 +30,7 @@ enum SettingRule: Sendable {
         case .choice(let words): "one of " + words.joined(separator: ", ")
         case .boundaries: "empty, or 2 to 8 increasing numbers > 0 separated by commas"
         case .identifier: "empty, or 1 to 64 letters, digits, '.', '_' and '-'"
+        case .secret: "empty, or visible ASCII characters with no whitespace (check the secret's file for a newline)"
         }
     }
 
@@ -44,6 +48,8 @@ enum SettingRule: Sendable {
             let parts = trimmed.split(separator: ",", omittingEmptySubsequences: false)
             return (2...8).contains(parts.count)
                 && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
+        case .secret:
+            return value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
         case .identifier:
             return trimmed.utf8.count <= 64
                 && trimmed.unicodeScalars.allSatisfy {

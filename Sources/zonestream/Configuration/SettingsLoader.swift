@@ -142,7 +142,7 @@ struct SettingsLoader {
             let value = string(setting.key)
             guard setting.rule.accepts(value) else {
                 problems.append(
-                    "setting '\(setting.key)' = '\(value)' (from \(sources[setting.key] ?? .defaultValue)) is not allowed: it must be \(setting.rule.allowed)"
+                    "setting '\(setting.key)' = '\(maskedValue(setting.key))' (from \(maskedSource(setting.key))) is not allowed: it must be \(setting.rule.allowed)"
                 )
                 continue
             }

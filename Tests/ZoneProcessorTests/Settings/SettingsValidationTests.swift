@@ -103,6 +103,20 @@ struct SettingsValidationTests {
         Refusal(
             arguments: [], environment: ["ZONESTREAM_KAFKA_PROPERTIES_ENABLE_IDEMPOTENCE": "false"],
             mentions: ["enable.idempotence", "processing_guarantee"]),
+        // librdkafka's other names for guarded properties are guarded the same way.
+        Refusal(
+            arguments: ["--set", "kafka.properties.request.required.acks=1"], environment: [:],
+            mentions: ["request.required.acks", "'acks'", "processing_guarantee"]),
+        Refusal(
+            arguments: ["--set", "kafka.properties.auto.commit.enable=true"], environment: [:],
+            mentions: ["auto.commit.enable", "enable.auto.commit", "processing_guarantee"]),
+        // A token read from a secret file with its newline would make every request 401.
+        Refusal(
+            arguments: [], environment: ["ZONESTREAM_HTTP_TOKEN": "wall-screen-7f3a\n"],
+            mentions: ["'http.token'", "whitespace", "environment ZONESTREAM_HTTP_TOKEN"]),
+        Refusal(
+            arguments: ["--set", "http.token= wall-screen-7f3a"], environment: [:],
+            mentions: ["'http.token'", "whitespace"]),
     ]
 
     @Test(arguments: refusals)
@@ -110,6 +124,7 @@ struct SettingsValidationTests {
         let (status, output) = try Self.run(["run"] + refusal.arguments, environment: refusal.environment)
         #expect(status == 78, "a refused setting exits with EX_CONFIG: \(output)")
         for mention in refusal.mentions { #expect(output.contains(mention), "\(mention) in: \(output)") }
+        #expect(!output.contains("wall-screen-7f3a"), "a token is never printed: \(output)")
         #expect(
             !output.contains("embedded broker started") && !output.contains("listening"), "nothing started: \(output)")
         #expect(!output.contains("NSCocoaErrorDomain"))
