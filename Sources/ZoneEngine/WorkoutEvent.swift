@@ -12,6 +12,12 @@ public struct WorkoutEvent: Sendable, Equatable {
         self.body = body
     }
 
+    /// The latest time the event carries: a series' last value's time, else `timestamp`.
+    public var latestTimestamp: Int64 {
+        guard case .sampleSeries(_, let intervalMs, let values, _) = body else { return timestamp }
+        return timestamp + intervalMs * Int64(values.count - 1)
+    }
+
     public enum Body: Sendable, Equatable {
         case sample(Quantity, value: Double, person: String?)
         case sampleSeries(Quantity, intervalMs: Int64, values: [Double], person: String?)

@@ -11,6 +11,50 @@ import ZoneTestSupport
 /// live-session cap dead-letters the sessions over it.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct HostileInputTests {
+    /// A device clock ten years ahead and a gateway sending microseconds: each such event is
+    /// dead-lettered as `out_of_range` (`max_future_ms`), the session ends when it really
+    /// ends, and the person's later workout still counts.
+    @Test(arguments: BrokerKind.selected)
+    func aClockFarAheadNeitherEndsASessionNorFreezesItsPersonsHistory(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 1)
+        defer { broker.stop() }
+        let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "clock"))
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "person-summaries", "zonestream-dlq"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let start: Int64 = 1_717_200_000_000
+        func send(_ session: String, _ fields: String, ts: Int64) throws {
+            let text = #"{"session":"\#(session)","ts":\#(ts),\#(fields)}"#
+            try input.send("workout-events", key: session, value: Array(text.utf8))
+        }
+        let sample = #""type":"sample","quantity":"heart_rate","value":130"#
+        try send("clock-1", #""type":"session_start","person":"tomas""#, ts: start)
+        try send("clock-1", sample, ts: start)
+        try send("clock-1", sample, ts: now + 10 * 365 * 86_400_000)  // ten years ahead
+        try send("clock-1", sample, ts: now * 1000)  // microseconds
+        try send("clock-1", sample, ts: start + 5000)
+        try send("clock-1", #""type":"session_end""#, ts: start + 10_000)
+        try send("clock-2", #""type":"session_start","person":"tomas""#, ts: start + 3_600_000)
+        try send("clock-2", sample, ts: start + 3_600_000)
+        try send("clock-2", #""type":"session_end""#, ts: start + 3_610_000)
+        try input.flush()
+        let arrived = collector.wait(seconds: 60) {
+            $0.records("person-summaries").count >= 2 && $0.records("zonestream-dlq").count >= 2
+        }
+        #expect(running.stop() == nil)
+        #expect(arrived, "both workouts' summaries and the two dead letters")
+        let reasons = collector.records("zonestream-dlq").map { $0.value }
+        #expect(reasons.count == 2 && reasons.allSatisfy { $0.contains(#""reason":"out_of_range""#) }, "\(reasons)")
+        let finished = collector.records("workouts-finished").map(\.value)
+        #expect(finished.count == 2)
+        #expect(finished.first?.contains(#""end_reason":"ended","duration_ms":10000"#) == true, "\(finished)")
+        let last = collector.records("person-summaries").last?.value ?? ""
+        #expect(last.contains(#""as_of_ts":\#(start + 3_610_000)"#), "\(last)")
+        #expect(last.contains(#""days_7":{"workouts":2"#), "the later workout counts: \(last)")
+    }
+
     @Test func hostileRecordsAreDeadLetteredWhileThePartitionKeepsFlowing() throws {
         let broker = try BrokerProcess(partitions: 1)
         defer { broker.stop() }

@@ -33,13 +33,36 @@ struct PersonStageTests {
                 "pia", Self.good.replacingOccurrences(of: #""duration_ms":600000"#, with: #""duration_ms":5"#),
                 "out_of_range"
             ),
+            // Figures no finished workout can have, which overflowed the summary's arithmetic
+            // and crash-looped every instance that took the partition.
+            (
+                "pia",
+                Self.good.replacingOccurrences(
+                    of: #""points_tenths":125"#, with: #""points_tenths":20000000000000000"#),
+                "out_of_range"
+            ),
+            (
+                "pia",
+                Self.good.replacingOccurrences(
+                    of: #""calories_kcal":80"#, with: #""calories_kcal":9223372036854775807"#),
+                "out_of_range"
+            ),
         ]
+        // The largest figures a record may carry, twice: summed without trapping.
+        for session in ["max-1", "max-2"] {
+            let largest = Self.good.replacingOccurrences(of: "pia-1", with: session)
+                .replacingOccurrences(of: #""person":"pia""#, with: #""person":"max""#)
+                .replacingOccurrences(
+                    of: #""points_tenths":125,"calories_kcal":80"#,
+                    with: #""points_tenths":1000000000000000,"calories_kcal":1000000000000000"#)
+            try input.send(topic, key: "max", value: Array(largest.utf8))
+        }
         for record in bad { try input.send(topic, key: record.key, value: Array(record.value.utf8)) }
         try input.send(topic, key: "pia", value: Array(Self.good.utf8))
         try input.send(topic, key: "pia", value: Array(Self.good.utf8))  // delivered again: counted once
         try input.flush()
         let arrived = collector.wait {
-            $0.records("zonestream-dlq").count >= bad.count && !$0.records("person-summaries").isEmpty
+            $0.records("zonestream-dlq").count >= bad.count && $0.records("person-summaries").count >= 3
         }
         #expect(running.stop() == nil)
         #expect(arrived, "dead letters and the summary")
@@ -49,7 +72,10 @@ struct PersonStageTests {
         // Keyed by person: records of different keys may sit on different partitions.
         #expect(letters.map { $0["reason"] as? String ?? "" }.sorted() == bad.map(\.reason).sorted())
         #expect(letters.allSatisfy { $0["topic"] as? String == topic })
-        let summaries = collector.records("person-summaries")
+        let largest = collector.records("person-summaries").filter { $0.key == "max" }
+        #expect(largest.count == 2, "both of the largest workouts are counted")
+        #expect(largest.last?.value.contains(#""calories_kcal":2000000000000000"#) == true, "\(largest)")
+        let summaries = collector.records("person-summaries").filter { $0.key == "pia" }
         #expect(summaries.count == 1, "the same workout twice is counted once")
         let summary = try #require(
             try JSONSerialization.jsonObject(with: Data((summaries.first?.value ?? "").utf8)) as? [String: Any])

@@ -9,12 +9,16 @@ public import ZoneEngine
 public struct WorkoutEventDecoder {
     /// Values longer than this are `too_large` (`max_message_bytes`, default 65536).
     public var maxMessageBytes: Int
+    /// How far an event's time may run ahead of its record's Kafka timestamp
+    /// (`max_future_ms`, default a day); beyond it the record is `out_of_range`.
+    public var maxFutureMs: Int64
     private var tape = JSONTape()
     /// Session ids seen lately, so a sample does not make its id's `String` again.
     @usableFromInline var sessionIds = SessionIdCache()
 
-    public init(maxMessageBytes: Int = 65_536) {
+    public init(maxMessageBytes: Int = 65_536, maxFutureMs: Int64 = 86_400_000) {
         self.maxMessageBytes = maxMessageBytes
+        self.maxFutureMs = maxFutureMs
         tape.nodes.reserveCapacity(64)
     }
 
@@ -34,6 +38,30 @@ public struct WorkoutEventDecoder {
         }
         if let sample = SampleFastPath.decode(value, key: key, ids: &sessionIds) { return .success(sample) }
         return decodeGeneral(value: value, key: key)
+    }
+
+    /// Decodes one record read from Kafka, whose timestamp (`recordTimestampMs`, -1 when the
+    /// record has none) bounds how far ahead its event's time may be: a device clock years
+    /// ahead, or a gateway sending microseconds, would otherwise end its session's history and
+    /// its person's (contract, section 3).
+    @inlinable @inline(__always)
+    public mutating func decode(
+        value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?, recordTimestampMs: Int64
+    ) -> Result<WorkoutEvent, Rejection> {
+        let decoded = decode(value: value, key: key)
+        guard recordTimestampMs >= 0, case .success(let event) = decoded,
+            event.latestTimestamp - recordTimestampMs > maxFutureMs
+        else { return decoded }
+        return .failure(futureRejection(event, recordTimestampMs: recordTimestampMs))
+    }
+
+    @usableFromInline
+    func futureRejection(_ event: WorkoutEvent, recordTimestampMs: Int64) -> Rejection {
+        let which = event.latestTimestamp == event.timestamp ? "'ts'" : "the series' last value's time"
+        return Rejection(
+            .outOfRange,
+            "\(which) \(event.latestTimestamp) is more than max_future_ms (\(maxFutureMs)) after the record's Kafka timestamp \(recordTimestampMs)"
+        )
     }
 
     /// The general path: the strict parser's tape, then the contract's checks in order. It

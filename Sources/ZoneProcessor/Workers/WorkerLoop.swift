@@ -50,7 +50,9 @@ struct WorkerLoop {
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
         self.context = context
-        decoder = WorkoutEventDecoder(maxMessageBytes: context.configuration.maxMessageBytes)
+        decoder = WorkoutEventDecoder(
+            maxMessageBytes: context.configuration.maxMessageBytes,
+            maxFutureMs: Int64(context.configuration.maxFutureMs))
         var startFailure: ProcessorError?
         var producer = context.producer
         if context.configuration.guarantee == .exactlyOnce {
@@ -169,7 +171,7 @@ struct WorkerLoop {
         recordsCounted += 1
         sink.begin(partition: partition, offset: offset, key: record.key, value: record.value)
         let wallMs = partitions.values[slot].idleTime(at: batchWallMs)
-        switch decoder.decode(value: record.value, key: record.key) {
+        switch decoder.decode(value: record.value, key: record.key, recordTimestampMs: record.timestampMs) {
         case .success(let event):
             if partitions.values[slot].wasAppliedBeforeRestore(event.session, offset: offset) { break }
             if case .sample = event.body { samplesCounted += 1 }

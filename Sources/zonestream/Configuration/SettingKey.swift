@@ -70,6 +70,10 @@ struct SettingKey: Sendable {
             SettingKey(
                 "max_message_bytes", processor.maxMessageBytes, .integer(1...1_000_000),
                 "larger values are dead-lettered as too_large"),
+            SettingKey(
+                "max_future_ms", processor.maxFutureMs, .integer(0...9_007_199_254_740_992),
+                "an event's time (a series' last value's) more than this after its record's Kafka timestamp is dead-lettered as out_of_range"
+            ),
             SettingKey("max_gap_ms", engine.maxGapMs, .integer(1...86_400_000), "how long one sample covers at most"),
             SettingKey(
                 "zone_change_min_dwell_ms", engine.zoneChangeMinDwellMs, .integer(0...3_600_000),

@@ -14,6 +14,7 @@ extension SettingsLoader {
         configuration.commitIntervalMs = integer("commit_interval_ms")
         configuration.batchSize = integer("batch_size")
         configuration.maxMessageBytes = integer("max_message_bytes")
+        configuration.maxFutureMs = integer("max_future_ms")
         configuration.profilesCatchUpMs = integer("profiles_catch_up_ms")
         configuration.heapTrimIntervalMs = integer("memory.trim_interval_ms")
         configuration.createTopicPartitions = integer("create_topics.partitions")
