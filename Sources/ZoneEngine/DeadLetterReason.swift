@@ -20,6 +20,9 @@ public enum DeadLetterReason: String, Sendable, CaseIterable, Comparable {
     /// Not in the contract's table: the instance's cap on live sessions was reached
     /// (see docs/decisions.md); the record is dead-lettered, never dropped.
     case sessionLimit = "session_limit"
+    /// Not in the contract's table: the person stage's cap on persons (`max_persons`) was
+    /// reached and no person could be made room for; the workout stays on `workouts-finished`.
+    case personLimit = "person_limit"
 
     public static func < (lhs: DeadLetterReason, rhs: DeadLetterReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

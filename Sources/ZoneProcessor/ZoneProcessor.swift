@@ -131,7 +131,9 @@ public final class ZoneProcessor: Sendable {
             $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader)
         }
         let delivery = DeliveryPoller(producer: producer)
-        let personStage = try PersonStage(configuration: configuration, logger: logger) { [self] error in fail(error) }
+        let personStage = try PersonStage(configuration: configuration, metrics: metrics, logger: logger) {
+            [self] error in fail(error)
+        }
         try personStage.start()
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ZoneProcessor
 import ZoneTestSupport
@@ -83,5 +84,43 @@ struct PersonStageTests {
         #expect((summary["days_7"] as? [String: Any])?["points"] as? Double == 12.5)
         #expect((summary["days_7"] as? [String: Any])?["calories_kcal"] as? Int == 80)
         #expect(summaries.first?.key == "pia")
+    }
+
+    /// `max_persons`: at the cap, persons with no workout in the 28 days before now make room;
+    /// a new person beyond that is dead-lettered as `person_limit` and counted.
+    @Test func theCapOnPersonsMakesRoomFromIdlePersonsThenDeadLetters() throws {
+        let broker = try TestBroker(.mock, partitions: 2)
+        defer { broker.stop() }
+        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "person-cap")
+        configuration.maxPersons = 2
+        let running = try RunningProcessor(configuration: configuration)
+        let collector = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["person-summaries", "zonestream-dlq"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        func workout(_ person: String, end: Int64) -> [UInt8] {
+            Array(
+                #"{"schema":1,"type":"person_workout","person":"\#(person)","session":"\#(person)-1","start_ts":\#(end - 60_000),"end_ts":\#(end),"duration_ms":60000,"points_tenths":10,"calories_kcal":0,"kilojoules_tenths":0}"#
+                    .utf8)
+        }
+        // One at a time, so the stage sees them in this order whatever their partitions.
+        let persons: [(String, Int64)] = [("ana", now), ("old-ben", 1_717_200_000_000), ("cleo", now), ("dan", now)]
+        for (index, (person, end)) in persons.enumerated() {
+            try input.send("zonestream-person-workouts", key: person, value: workout(person, end: end))
+            try input.flush()
+            let expected = min(index + 1, 3)
+            #expect(
+                collector.wait {
+                    $0.records("person-summaries").count >= expected
+                        && (index < 3 || !$0.records("zonestream-dlq").isEmpty)
+                },
+                "after \(person)")
+        }
+        #expect(running.stop() == nil)
+        #expect(collector.records("person-summaries").compactMap(\.key) == ["ana", "old-ben", "cleo"])
+        let letters = collector.records("zonestream-dlq").map(\.value)
+        #expect(letters.count == 1 && letters.first?.contains(#""reason":"person_limit""#) == true, "\(letters)")
+        #expect(running.processor.metrics.personsRefused.load(ordering: .relaxed) == 1)
     }
 }

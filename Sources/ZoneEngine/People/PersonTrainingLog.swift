@@ -22,6 +22,13 @@ public struct PersonTrainingLog: Sendable, Equatable {
     /// The latest end among the counted workouts.
     var asOfTimestamp: Int64? { workouts.map(\.endTimestamp).max() }
 
+    /// Whether no counted workout ends in the 28 UTC days that end with the day of `now`: the
+    /// person's windows, counted back from now, are empty.
+    public func isIdle(at now: Int64) -> Bool {
+        guard let asOf = asOfTimestamp else { return true }
+        return Self.day(of: asOf) <= Self.day(of: now) - Self.windowDays
+    }
+
     /// Counts `workout` and returns the summary it causes; nil when it causes none: already
     /// counted, ending before the current window, or past the window's cap.
     public mutating func count(_ workout: CountedWorkout) -> PersonSummary? {

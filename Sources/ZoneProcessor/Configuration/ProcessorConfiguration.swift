@@ -28,6 +28,11 @@ public struct ProcessorConfiguration: Sendable {
     /// profile is refused (counted and logged), so the table, which every instance holds
     /// whole, stays within memory.
     public var maxProfiles = 200_000
+    /// The most persons whose training logs this instance's person stage holds, over every
+    /// partition it owns, and the most summaries the `/people` table holds (`max_persons`):
+    /// past it, persons with no workout in the 28 days before now make room, and a new person
+    /// beyond that is dead-lettered as `person_limit` (counted and logged).
+    public var maxPersons = 200_000
     /// The most live sessions this instance keeps as warm standbys (`state.standby_sessions`):
     /// the state of partitions other instances own, followed through the changelog, so that
     /// taking one over reads only the changelog's tail. Past it, the largest standbys are given

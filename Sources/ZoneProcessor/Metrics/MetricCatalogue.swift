@@ -41,6 +41,9 @@ public enum MetricCatalogue {
             "Dead letters the broker refused even in their minimal form (logged, then lost).",
         "zonestream_profiles_refused_total":
             "Profiles of new persons refused because the profile table held max_profiles persons.",
+        "zonestream_persons_refused_total":
+            "Workouts of new persons dead-lettered as person_limit: the person stage held max_persons persons, none idle for 28 days.",
+        "zonestream_persons": "Persons whose training logs the person stage holds, over the partitions it owns.",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",
         "zonestream_batch_duration_seconds":

@@ -35,6 +35,8 @@ public final class ProcessorMetrics: Sendable {
     public let deadLettersRefused = Atomic<Int>(0)
     /// Profiles of new persons refused because the profile table was full (`max_profiles`).
     public let profilesRefused = Atomic<Int>(0)
+    /// Workouts of new persons dead-lettered because the person stage was full (`max_persons`).
+    public let personsRefused = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     /// Restores, rebalances and standbys.
@@ -94,6 +96,14 @@ public final class ProcessorMetrics: Sendable {
         profilesRefused.add(1, ordering: .relaxed)
         exported.profilesRefused.increment()
     }
+
+    func countPersonRefused() {
+        personsRefused.add(1, ordering: .relaxed)
+        exported.personsRefused.increment()
+    }
+
+    /// The persons the person stage holds over the partitions it owns.
+    func recordPersons(_ count: Int) { exported.persons.record(count) }
 
     func countSampleQuality(_ quality: SampleQuality) {
         if quality.late > 0 {
@@ -183,6 +193,8 @@ extension ProcessorMetrics {
         let outputsRejected: Counter
         let deadLettersRefused: Counter
         let profilesRefused: Counter
+        let personsRefused: Counter
+        let persons: Gauge
         let batchDuration: Timer
         let sampleAge: Recorder
 
@@ -212,6 +224,8 @@ extension ProcessorMetrics {
             outputsRejected = counter("zonestream_outputs_rejected_total")
             deadLettersRefused = counter("zonestream_dead_letters_refused_total")
             profilesRefused = counter("zonestream_profiles_refused_total")
+            personsRefused = counter("zonestream_persons_refused_total")
+            persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)
             batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
             sampleAge = Recorder(
                 label: "zonestream_sample_age_seconds", dimensions: [], aggregate: true, factory: factory)

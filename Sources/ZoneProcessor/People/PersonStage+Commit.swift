@@ -34,16 +34,18 @@ extension PersonStage {
     func produceChangedLogs() {
         for (partition, persons) in changedLogs {
             for person in persons {
-                guard let log = tables[partition]?[person] else { continue }
+                // A person removed to make room leaves a tombstone, so a restore does not bring them back.
+                let log = tables[partition]?[person]
                 let origin = OutputOrigin(
                     .personChangelog, of: configuration.topics, partition: partition, offset: -1,
                     key: Array(person.utf8), value: nil)
                 produce(
-                    topic: configuration.topics.personChangelog, key: person, value: log.snapshot(),
+                    topic: configuration.topics.personChangelog, key: person, value: log?.snapshot(),
                     partition: partition, origin: origin)
             }
         }
         changedLogs.removeAll()
+        metrics.recordPersons(personCount)
     }
 
     /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,

@@ -24,6 +24,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     // atomic; `thread` is set once by start() before the loop runs and read by stop().
     let configuration: ProcessorConfiguration
     let logger: Logger
+    let metrics: ProcessorMetrics
     let consumer: KafkaConsumer
     let producer: KafkaProducer
     private let restorer: PersonTableRestorer
@@ -41,6 +42,10 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     /// Logs changed in the current batch, by partition and person, written in its second step.
     var changedLogs: [Int32: Set<String>] = [:]
     var commitFailures = RepeatedWarning("person stage commit failed; will retry")
+    var personLimitWarnings = RepeatedWarning(
+        "person stage full (max_persons): new persons' workouts are dead-lettered as person_limit")
+    /// When idle persons were last looked for (wall-clock ms).
+    var lastIdleSweepMs: Int64 = 0
     /// Whether records were handled since the last commit.
     var hasUncommitted = false
     var tracker = DeliveryTracker()
@@ -56,9 +61,11 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     static func groupID(of configuration: ProcessorConfiguration) -> String { configuration.groupID + ".people" }
 
     init(
-        configuration: ProcessorConfiguration, logger: Logger, onFatal: @escaping @Sendable (ProcessorError) -> Void
+        configuration: ProcessorConfiguration, metrics: ProcessorMetrics, logger: Logger,
+        onFatal: @escaping @Sendable (ProcessorError) -> Void
     ) throws {
         self.configuration = configuration
+        self.metrics = metrics
         self.logger = logger
         self.onFatal = onFatal
         transactional = configuration.guarantee == .exactlyOnce
@@ -162,6 +169,7 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
         case .failure(let rejection):
             deadLetter(rejection, origin: origin)
         case .success(let (person, workout)):
+            guard tables[partition]?[person] != nil || hasRoom(forNewPerson: person, origin: origin) else { break }
             var log = tables[partition]?[person] ?? PersonTrainingLog(person: person)
             if let summary = log.count(workout) {
                 tables[partition]?[person] = log
@@ -212,4 +220,49 @@ final class PersonStage: RebalanceListener, @unchecked Sendable {
     }
 
     // MARK: Committing
+}
+
+/// The cap on persons (`max_persons`): the stage holds every person of its partitions whose
+/// workouts it counts, so a gateway that puts a device or session id in `person` would
+/// otherwise grow it without end.
+extension PersonStage {
+    /// Whether a new person fits: under the cap, or once persons with no workout in the 28 days
+    /// before now are removed (at most once a minute). Otherwise the workout is dead-lettered
+    /// as `person_limit`, counted and logged. Only the cap removes persons: a summary counts
+    /// back from the person's own latest workout, not from now, so removing them sooner would
+    /// change what a replay of older workouts produces.
+    func hasRoom(forNewPerson person: String, origin: OutputOrigin) -> Bool {
+        if personCount < configuration.maxPersons { return true }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        if now - lastIdleSweepMs >= 60_000 {
+            lastIdleSweepMs = now
+            removeIdlePersons(now: now)
+        }
+        if personCount < configuration.maxPersons { return true }
+        metrics.countPersonRefused()
+        personLimitWarnings.log(to: logger, metadata: ["max_persons": .stringConvertible(configuration.maxPersons)])
+        deadLetter(
+            Rejection(
+                .personLimit,
+                "the person stage holds max_persons (\(configuration.maxPersons)) persons, none without a workout in the last 28 days"
+            ), origin: origin)
+        return false
+    }
+
+    var personCount: Int { tables.values.reduce(0) { $0 + $1.count } }
+
+    /// Removes persons idle for 28 days from the tables; their changelog records become
+    /// tombstones with the batch's changed logs.
+    private func removeIdlePersons(now: Int64) {
+        for (partition, table) in tables {
+            let idle = table.filter { $0.value.isIdle(at: now) }.map(\.key)
+            guard !idle.isEmpty else { continue }
+            for person in idle { tables[partition]?[person] = nil }
+            changedLogs[partition, default: []].formUnion(idle)
+            logger.info(
+                "persons idle for 28 days removed to stay within max_persons",
+                metadata: ["partition": .stringConvertible(partition), "persons": .stringConvertible(idle.count)])
+        }
+        metrics.recordPersons(personCount)
+    }
 }

@@ -95,6 +95,10 @@ struct SettingKey: Sendable {
                 "cap on persons in the profile table (every instance holds it whole); new persons over it are refused, counted and logged"
             ),
             SettingKey(
+                "max_persons", processor.maxPersons, .integer(1...maximumLiveSessions),
+                "cap on persons in the person stage's table and in the /people table; past it persons idle for 28 days make room, then new ones are dead-lettered as person_limit"
+            ),
+            SettingKey(
                 "state.standby_sessions", processor.standbySessions, .integer(0...maximumLiveSessions),
                 "warm standbys: most live sessions of partitions owned elsewhere kept ready to take over (0: off)"),
             SettingKey(

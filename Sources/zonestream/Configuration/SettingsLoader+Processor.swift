@@ -29,6 +29,7 @@ extension SettingsLoader {
             reorderWindowMs: Int64(integer("reorder_window_ms")))
         configuration.maxLiveSessions = integer("max_live_sessions")
         configuration.maxProfiles = integer("max_profiles")
+        configuration.maxPersons = integer("max_persons")
         configuration.standbySessions = integer("state.standby_sessions")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
