@@ -117,7 +117,7 @@ public final class ZoneProcessor: Sendable {
         advance(to: .starting)
         defer { state.withLockedValue { $0 = .stopped } }
         let producer = try KafkaProducer(configuration: configuration.kafka)
-        if configuration.createTopicPartitions > 0 { try createMissingTopics(using: producer) }
+        try TopicLayout.prepare(configuration, using: producer, logger: logger)
         guard let profileReader = try startProfiles() else { return }
         let consumer = try makeConsumer()
         let context = WorkerContext(
@@ -172,15 +172,5 @@ public final class ZoneProcessor: Sendable {
         components.withLockedValue { $0 = nil }
         if let error = fatalError.withLockedValue({ $0 }) { throw error }
         logger.info("processor stopped")
-    }
-}
-
-extension ZoneProcessor {
-    /// Creates the topics a real cluster is missing (the profile table compacted).
-    func createMissingTopics(using producer: KafkaProducer) throws {
-        let specifications = configuration.topics.specifications(
-            partitions: configuration.createTopicPartitions, replicationFactor: configuration.createTopicReplication)
-        let created = try TopicAdmin.createMissing(specifications, using: producer)
-        if !created.isEmpty { logger.info("created topics", metadata: ["topics": "\(created)"]) }
     }
 }

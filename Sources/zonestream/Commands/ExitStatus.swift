@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZoneKafka
+import ZoneProcessor
 
 /// How every command ends, in the style of sysexits.h (docs/operations.md lists them):
 /// 0 done, 1 a failure while running, 64 a wrong command line (ArgumentParser's own),
@@ -15,6 +16,8 @@ enum ExitStatus {
         do {
             try await body()
         } catch let error as SettingsError {
+            throw report(error, status: configuration)
+        } catch let error as TopicLayout.Refusal {
             throw report(error, status: configuration)
         } catch let error as BrokerUnavailable {
             throw report(error, status: unavailable)

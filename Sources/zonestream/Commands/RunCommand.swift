@@ -91,10 +91,12 @@ struct RunCommand: AsyncParsableCommand {
         throws -> MockCluster?
     {
         guard configuration.kafka.bootstrapServers.isEmpty else {
+            let producer = try KafkaProducer(configuration: configuration.kafka)
             try BrokerUnavailable.require(
-                using: try KafkaProducer(configuration: configuration.kafka),
-                bootstrapServers: configuration.kafka.bootstrapServers,
+                using: producer, bootstrapServers: configuration.kafka.bootstrapServers,
                 timeoutS: loader.integer("kafka.connect_timeout_s"), setting: "kafka.connect_timeout_s")
+            // A layout the processor cannot use is refused here, with exit 78, before anything starts.
+            try TopicLayout.prepare(configuration, using: producer, logger: logger)
             return nil
         }
         let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
