@@ -130,6 +130,8 @@ struct RunCommand: AsyncParsableCommand {
                         failureTerminationBehavior: .gracefullyShutdownGroup)
                 },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let budget = ShutdownBudget(seconds: loader.integer("shutdown_timeout_s"), logger: logger)
+        defer { withExtendedLifetime(budget) {} }
         do {
             try await group.run()
         } catch  where "\(error)".contains("bind(") {

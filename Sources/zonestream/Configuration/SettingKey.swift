@@ -95,6 +95,10 @@ struct SettingKey: Sendable {
                 "cap on persons in the profile table (every instance holds it whole); new persons over it are refused, counted and logged"
             ),
             SettingKey(
+                "shutdown_timeout_s", 20, .integer(1...3600),
+                "the whole stop after SIGTERM or SIGINT may take this long; then the process exits with what is not delivered logged (a second signal exits at once)"
+            ),
+            SettingKey(
                 "max_persons", processor.maxPersons, .integer(1...maximumLiveSessions),
                 "cap on persons in the person stage's table and in the /people table; past it persons idle for 28 days make room, then new ones are dead-lettered as person_limit"
             ),

@@ -90,6 +90,8 @@ struct OutputRefusalTests {
                 #expect(detail.contains(index == 0 ? "too large" : "uthoriz"), "\(detail)")
                 #expect(detail.contains(" bytes") || detail.contains("-byte"), "\(detail)")
                 // The input is the session_end: its value, at its offset of workout-events.
+                // The collector reads each topic on its own, so the input may show after its dead letter.
+                #expect(collector.wait(seconds: 30) { $0.records("workout-events").filter { $0.key == id }.count >= 5 })
                 let inputs = collector.records("workout-events").filter { $0.key == id }
                 let end = try #require(inputs.last)
                 let value = String(
