@@ -25,6 +25,9 @@ public struct MemoryBenchmark: Sendable {
     public var measuresStandby = false
     /// Persons whose profiles a processor reads, to measure the profile table per person (0: not measured).
     public var profilePersons = 0
+    /// Persons counted by the person stage, cumulative, to measure its table and the `/people`
+    /// table per person (empty: not measured).
+    public var personCounts: [Int] = []
 
     public init(
         sessionCounts: [Int], workers: Int, runs: Int, executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -43,7 +46,8 @@ public struct MemoryBenchmark: Sendable {
             partitions: partitions,
             extraArguments: [
                 "--extra-topics",
-                (inputs + changelogs + [ProfileMemory.topic, ProfileMemory.emptyTopic]).joined(separator: ","),
+                (inputs + changelogs + [ProfileMemory.topic, ProfileMemory.emptyTopic] + PersonMemory.topics.all
+                    + PersonMemory.emptyTopics.all).joined(separator: ","),
             ],
             executable: executable)
         defer { broker.stop() }
@@ -59,6 +63,19 @@ public struct MemoryBenchmark: Sendable {
                     format: "bench memory: profile table: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
                     profiles.bytesEach, profiles.count, Double(profiles.withBytes) / 1e6,
                     Double(profiles.withoutBytes) / 1e6))
+        }
+        if !personCounts.isEmpty {
+            let persons = try PersonMemory.measure(
+                bootstrap: broker.bootstrapServers, counts: personCounts, producer: producer,
+                executable: processorExecutable ?? executable, extraSettings: processorSettings)
+            for measured in persons {
+                print(
+                    String(
+                        format:
+                            "bench memory: person tables: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
+                        measured.bytesEach, measured.count, Double(measured.withBytes) / 1e6,
+                        Double(measured.withoutBytes) / 1e6))
+            }
         }
         var all: [[Double]] = []
         for (input, changelog) in zip(inputs, changelogs) {

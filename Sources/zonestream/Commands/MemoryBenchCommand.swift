@@ -26,6 +26,15 @@ struct MemoryBenchCommand: ParsableCommand {
     var standby = false
     @Option(help: "Measure the profile table with this many persons' profiles first (0: not measured).")
     var profiles = 0
+    @Option(
+        help:
+            "Measure the person stage's and /people tables with these many persons first, cumulative, comma-separated (empty: not measured)."
+    )
+    var persons = ""
+
+    var personCounts: [Int] {
+        persons.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
 
     var sessionCounts: [Int] {
         sessions.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -44,6 +53,14 @@ struct MemoryBenchCommand: ParsableCommand {
         try requireOption("--runs", runs, in: 1...20)
         try requireOption("--broker-partitions", brokerPartitions, in: 1...256)
         try requireOption("--profiles", profiles, in: 0...2_000_000)
+        let personCounts = self.personCounts
+        guard personCounts.count == persons.split(separator: ",").count,
+            personCounts.allSatisfy({ (1...2_000_000).contains($0) }),
+            zip(personCounts, personCounts.dropFirst()).allSatisfy({ $0 < $1 })
+        else {
+            throw ValidationError(
+                "--persons must be increasing counts of 1 to 2000000, comma-separated (got '\(persons)')")
+        }
         for setting in settings where !setting.contains("=") {
             throw ValidationError("--set takes KEY=VALUE (got '\(setting)')")
         }
@@ -56,6 +73,7 @@ struct MemoryBenchCommand: ParsableCommand {
         benchmark.measuresRestore = restore
         benchmark.measuresStandby = standby
         benchmark.profilePersons = profiles
+        benchmark.personCounts = personCounts
         benchmark.processorExecutable = processorExecutable.map { URL(fileURLWithPath: $0) }
         _ = try benchmark.run()
     }
