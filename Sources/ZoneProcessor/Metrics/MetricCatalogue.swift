@@ -30,7 +30,8 @@ public enum MetricCatalogue {
             "From the revocation of this instance's partitions until the group's next assignment.",
         "zonestream_standby_partitions":
             "Partitions this instance does not own whose state it keeps as a warm standby.",
-        "zonestream_standby_sessions": "Live sessions held in warm standbys: at most state.standby_sessions once a rebalance has ended; while one runs, also the sessions of the partitions this instance just released, held until they come back or the rebalance ends.",
+        "zonestream_standby_sessions":
+            "Live sessions held in warm standbys: at most state.standby_sessions once a rebalance has ended; while one runs, also those of the partitions this instance just released.",
         "zonestream_standby_records_behind":
             "Changelog records the standbys have yet to apply, behind the ends the last fetches told.",
         "zonestream_outputs_retried_total":
