@@ -88,8 +88,9 @@ struct PersonStageTests {
 
     /// `max_persons`: at the cap, persons with no workout in the 28 days before now make room;
     /// a new person beyond that is dead-lettered as `person_limit` and counted.
-    @Test func theCapOnPersonsMakesRoomFromIdlePersonsThenDeadLetters() throws {
-        let broker = try TestBroker(.mock, partitions: 2)
+    @Test(arguments: BrokerKind.selected)
+    func theCapOnPersonsMakesRoomFromIdlePersonsThenDeadLetters(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
         var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers, group: "person-cap")
         configuration.maxPersons = 2
