@@ -122,7 +122,8 @@ public final class ZoneProcessor: Sendable {
         let consumer = try makeConsumer()
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            metrics: metrics, directory: sessionDirectory, budget: SessionBudget(limit: configuration.maxLiveSessions),
+            profileReader: profileReader, metrics: metrics, directory: sessionDirectory,
+            budget: SessionBudget(limit: configuration.maxLiveSessions),
             logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
         let workers = (0..<max(1, configuration.workers)).map {
             PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)

@@ -44,6 +44,10 @@ public enum MetricCatalogue {
             "Profiles of new persons refused because the profile table held max_profiles persons.",
         "zonestream_persons_refused_total":
             "Workouts of new persons dead-lettered as person_limit: the person stage held max_persons persons, none idle for 28 days.",
+        "zonestream_table_join_wait_seconds":
+            "How long a batch's first session start waited for the profile table to be read as of its event (only batches that waited).",
+        "zonestream_table_join_timeouts_total":
+            "Session starts that gave up waiting for the profile table after join_wait_ms and started with the profiles read so far.",
         "zonestream_persons": "Persons whose training logs the person stage holds, over the partitions it owns.",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",

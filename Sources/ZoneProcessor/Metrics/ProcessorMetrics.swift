@@ -37,6 +37,10 @@ public final class ProcessorMetrics: Sendable {
     public let profilesRefused = Atomic<Int>(0)
     /// Workouts of new persons dead-lettered because the person stage was full (`max_persons`).
     public let personsRefused = Atomic<Int>(0)
+    /// Session starts that waited for the profile table to be read as of their event, and
+    /// those that gave up after `join_wait_ms`.
+    public let joinWaits = Atomic<Int>(0)
+    public let joinTimeouts = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     /// Restores, rebalances and standbys.
@@ -124,6 +128,15 @@ public final class ProcessorMetrics: Sendable {
 
     /// One batch of records taken and applied, its outputs handed to librdkafka: how long a
     /// record spends in the processor at most (the batch's first record waits longest).
+    func recordJoinWait(nanoseconds: UInt64, timedOut: Bool = false) {
+        joinWaits.add(1, ordering: .relaxed)
+        exported.joinWait.recordNanoseconds(Int64(clamping: nanoseconds))
+        if timedOut {
+            joinTimeouts.add(1, ordering: .relaxed)
+            exported.joinTimeouts.increment()
+        }
+    }
+
     func recordBatch(nanoseconds: UInt64) {
         exported.batchDuration.recordNanoseconds(Int64(clamping: nanoseconds))
     }
@@ -194,6 +207,8 @@ extension ProcessorMetrics {
         let deadLettersRefused: Counter
         let profilesRefused: Counter
         let personsRefused: Counter
+        let joinWait: Timer
+        let joinTimeouts: Counter
         let persons: Gauge
         let batchDuration: Timer
         let sampleAge: Recorder
@@ -225,6 +240,8 @@ extension ProcessorMetrics {
             deadLettersRefused = counter("zonestream_dead_letters_refused_total")
             profilesRefused = counter("zonestream_profiles_refused_total")
             personsRefused = counter("zonestream_persons_refused_total")
+            joinWait = Timer(label: "zonestream_table_join_wait_seconds", dimensions: [], factory: factory)
+            joinTimeouts = counter("zonestream_table_join_timeouts_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)
             batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
             sampleAge = Recorder(

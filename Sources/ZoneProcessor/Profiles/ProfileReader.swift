@@ -18,6 +18,11 @@ final class ProfileReader: Sendable {
     /// Per partition: the high watermark at start, still to be reached.
     private let targets: NIOLockedValueBox<[Int32: Int64]>
     private let thread = NIOLockedValueBox<JoinableThread?>(nil)
+    /// The table's partitions.
+    let partitions: [Int32]
+    /// Per partition, the next offset whose record is applied (or skipped as a marker): written
+    /// by the reader's thread after each record, read by workers joining as of an event.
+    private let applied = NIOLockedValueBox<[Int32: Int64]>([:])
     private let metrics: ProcessorMetrics
     /// Refused profiles, logged once per interval with their count (only the reader's thread).
     private let refusals = NIOLockedValueBox(RepeatedWarning("profile table full; a new person's profile is refused"))
@@ -31,6 +36,7 @@ final class ProfileReader: Sendable {
         consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger, properties: ["fetch.wait.max.ms": "50"])
         let count = try consumer.partitionCount(topic: topic)
+        partitions = Array(0..<Int32(count))
         var targets: [Int32: Int64] = [:]
         for partition in 0..<Int32(count) {
             let high = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
@@ -48,7 +54,14 @@ final class ProfileReader: Sendable {
         let thread = JoinableThread(name: "zs-profiles") { [self] in
             var decoder = ProfileDecoder()
             while running.load(ordering: .relaxed) {
-                consumer.poll(timeoutMs: 100) { record in apply(record, decoder: &decoder) }
+                var read = false
+                consumer.poll(timeoutMs: 100) { record in
+                    apply(record, decoder: &decoder)
+                    read = true
+                }
+                // Nothing more to read for now: the consumer's positions also step over
+                // transaction markers, which no record reports.
+                if !read { publishPositions() }
             }
         }
         self.thread.withLockedValue { $0 = thread }
@@ -66,6 +79,29 @@ final class ProfileReader: Sendable {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         thread.withLockedValue { $0 }?.join()
         consumer.close()
+    }
+
+    private func publishPositions() {
+        let list = partitions.map { TopicPartition(topic: topic, partition: $0) }
+        guard let positions = try? consumer.positions(list) else { return }
+        applied.withLockedValue { applied in
+            for position in positions where position.offset > (applied[position.partition] ?? 0) {
+                applied[position.partition] = position.offset
+            }
+        }
+    }
+
+    /// The table's end offsets now (read_committed: the last stable offsets), asked of the
+    /// brokers; nil when they did not answer in `timeoutMs`.
+    func endOffsets(timeoutMs: Int32) -> [Int32: Int64]? {
+        let latest = partitions.map { TopicPartition(topic: topic, partition: $0, offset: -1) }
+        guard let ends = try? consumer.offsets(forTimes: latest, timeoutMs: timeoutMs) else { return nil }
+        return Dictionary(ends.map { ($0.partition, $0.offset) }, uniquingKeysWith: max)
+    }
+
+    /// Whether every record below `ends` has been applied.
+    func hasApplied(through ends: [Int32: Int64]) -> Bool {
+        applied.withLockedValue { applied in ends.allSatisfy { $0.value <= 0 || (applied[$0.key] ?? 0) >= $0.value } }
     }
 
     /// A new person past `max_profiles`: counted, and logged once per interval.
@@ -86,6 +122,7 @@ final class ProfileReader: Sendable {
         }
         let partition = record.partition
         let offset = record.offset
+        applied.withLockedValue { $0[partition] = max($0[partition] ?? 0, offset + 1) }
         let done = targets.withLockedValue { targets -> Bool in
             if let target = targets[partition], offset + 1 >= target { targets[partition] = nil }
             return targets.isEmpty

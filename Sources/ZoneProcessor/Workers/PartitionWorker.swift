@@ -54,6 +54,8 @@ struct WorkerContext: Sendable {
     let consumer: KafkaConsumer
     let producer: KafkaProducer
     let profiles: ProfileTable
+    /// The profile table's reader, for reading it as of each session's first event.
+    let profileReader: ProfileReader
     let metrics: ProcessorMetrics
     /// Where workers publish their sessions' live state for queries.
     let directory: LiveSessionDirectory

@@ -46,6 +46,8 @@ struct WorkerLoop {
     /// (only when `publishesLiveSessions`).
     var liveViews: [String: LiveSessionEntry] = [:]
     let liveSessionsGauge: Gauge
+    /// Reads the profile table as of each batch's session starts.
+    let join: TableJoin
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
@@ -67,6 +69,9 @@ struct WorkerLoop {
             producer: producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
             metrics: context.metrics, budget: context.budget, logger: context.logger)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
+        join = TableJoin(
+            reader: context.profileReader, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
+            logger: context.logger)
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
         nextExpiryMs = now + 1000
@@ -81,6 +86,7 @@ struct WorkerLoop {
             batchWallMs = WallClock.nowMs()
             // Poll briefly while outputs await delivery, so their offsets are committed promptly.
             let timeoutMs = ledger.isEmpty ? Self.idlePollMs : 5
+            join.batchTaken()
             let consumed = worker.queue.consumeBatch(timeoutMs: timeoutMs) { record in
                 process(record, profiles: profiles)
             }
@@ -176,7 +182,11 @@ struct WorkerLoop {
             if partitions.values[slot].wasAppliedBeforeRestore(event.session, offset: offset) { break }
             if case .sample = event.body { samplesCounted += 1 }
             partitions.values[slot].store.handle(
-                event, wallMs: wallMs, profiles: { profiles.profile(for: $0) }, sink: &sink)
+                event, wallMs: wallMs,
+                profiles: { [join] person in
+                    join.beforeLookup()
+                    return profiles.profile(for: person)
+                }, sink: &sink)
         case .failure(let rejection):
             sink.rejected(rejection)
         }

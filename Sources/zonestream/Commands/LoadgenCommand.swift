@@ -36,8 +36,11 @@ struct LoadgenCommand: AsyncParsableCommand {
     @Option(help: "Fraction of samples replaced by malformed JSON.") var malformed = 0.0
     @Option(help: "Send heart rate as sample_series of this many values.") var series = 1
     @Option(help: "max_gap_ms the processor uses (for the oracle).") var maxGapMs: Int64 = 10_000
-    @Option(help: "Wait this long after publishing profiles, so processors read them before the sessions start.")
-    var profileSettleMs = 1500
+    @Option(
+        help:
+            "Wait this long after publishing profiles before the sessions (0: none; ZoneStream reads profiles as of each session's first event)."
+    )
+    var profileSettleMs = 0
     @Flag(help: "Wait for the finished workouts and compare them with the oracle (clean traffic only).")
     var check = false
     @Option(help: "How long --check waits for results.") var checkTimeoutS = 120

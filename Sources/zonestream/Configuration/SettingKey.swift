@@ -95,6 +95,10 @@ struct SettingKey: Sendable {
                 "cap on persons in the profile table (every instance holds it whole); new persons over it are refused, counted and logged"
             ),
             SettingKey(
+                "join_wait_ms", processor.joinWaitMs, .integer(0...60_000),
+                "a session's first event waits at most this long for the profile table to be read as of it (0: no wait)"
+            ),
+            SettingKey(
                 "shutdown_timeout_s", 20, .integer(1...3600),
                 "the whole stop after SIGTERM or SIGINT may take this long; then the process exits with what is not delivered logged (a second signal exits at once)"
             ),

@@ -30,6 +30,7 @@ extension SettingsLoader {
         configuration.maxLiveSessions = integer("max_live_sessions")
         configuration.maxProfiles = integer("max_profiles")
         configuration.maxPersons = integer("max_persons")
+        configuration.joinWaitMs = integer("join_wait_ms")
         configuration.standbySessions = integer("state.standby_sessions")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce
         configuration.transactionalIDPrefix = string("transactional_id_prefix")
