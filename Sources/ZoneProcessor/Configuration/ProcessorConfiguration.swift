@@ -71,8 +71,10 @@ public struct ProcessorConfiguration: Sendable {
     /// (`create_topics.partitions`; 0: do not create, as on the embedded broker, which does not
     /// answer CreateTopics).
     public var createTopicPartitions = 8
-    /// Replication factor of created topics (`create_topics.replication_factor`).
-    public var createTopicReplication = 1
+    /// Replication factor of created topics (`create_topics.replication_factor`); -1, the
+    /// default, leaves it to the broker's `default.replication.factor`, so topics made on a
+    /// cluster with `min.insync.replicas` 2 can be written.
+    public var createTopicReplication = -1
     /// Publish each live session's state to ``ZoneProcessor/sessionDirectory`` at every commit
     /// interval (for the operator's endpoint); off, the workers skip that work.
     public var publishesLiveSessions = false

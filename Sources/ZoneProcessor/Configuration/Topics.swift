@@ -31,7 +31,7 @@ public struct Topics: Sendable, Equatable {
 
     /// Every topic as it is created on a real cluster: `partitions` each (each changelog must
     /// match the topic it keeps the state of), tables and changelogs compacted.
-    public func specifications(partitions: Int, replicationFactor: Int = 1) -> [TopicAdmin.Specification] {
+    public func specifications(partitions: Int, replicationFactor: Int = -1) -> [TopicAdmin.Specification] {
         all.map { name in
             TopicAdmin.Specification(
                 name: name, partitions: partitions, replicationFactor: replicationFactor,

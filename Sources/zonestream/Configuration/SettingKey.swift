@@ -145,8 +145,8 @@ struct SettingKey: Sendable {
                 "create_topics.partitions", processor.createTopicPartitions, .integer(0...10_000),
                 "create missing topics on a real cluster with this many partitions (0: never)"),
             SettingKey(
-                "create_topics.replication_factor", processor.createTopicReplication, .integer(1...100),
-                "replication factor of created topics"),
+                "create_topics.replication_factor", processor.createTopicReplication, .integerOrBrokerDefault(1...100),
+                "replication factor of created topics (-1: the broker's default.replication.factor)"),
             SettingKey(
                 "embedded.partitions", 8, .integer(1...64),
                 "partitions per topic on the embedded broker (each keeps up to ~5 MB)"),

@@ -8,6 +8,8 @@ enum SettingRule: Sendable {
     case nonEmpty
     /// A whole number in the range.
     case integer(ClosedRange<Int>)
+    /// A whole number in the range, or -1 for "the broker's default".
+    case integerOrBrokerDefault(ClosedRange<Int>)
     /// true/false (also yes/no, on/off, 1/0).
     case boolean
     /// One of these words.
@@ -26,6 +28,8 @@ enum SettingRule: Sendable {
         case .text: "any text"
         case .nonEmpty: "any text but the empty one"
         case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .integerOrBrokerDefault(let range):
+            "-1 (the broker's default) or a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .boolean: "true or false"
         case .choice(let words): "one of " + words.joined(separator: ", ")
         case .boundaries: "empty, or 2 to 8 increasing numbers > 0 separated by commas"
@@ -41,6 +45,7 @@ enum SettingRule: Sendable {
         case .text: return true
         case .nonEmpty: return !trimmed.isEmpty
         case .integer(let range): return Int(trimmed).map(range.contains) ?? false
+        case .integerOrBrokerDefault(let range): return Int(trimmed).map { $0 == -1 || range.contains($0) } ?? false
         case .boolean: return Self.boolean(trimmed) != nil
         case .choice(let words): return words.contains(trimmed)
         case .boundaries:

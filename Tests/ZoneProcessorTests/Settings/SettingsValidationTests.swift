@@ -110,6 +110,9 @@ struct SettingsValidationTests {
         Refusal(
             arguments: ["--set", "kafka.properties.auto.commit.enable=true"], environment: [:],
             mentions: ["auto.commit.enable", "enable.auto.commit", "processing_guarantee"]),
+        Refusal(
+            arguments: ["--set", "create_topics.replication_factor=0"], environment: [:],
+            mentions: ["'create_topics.replication_factor'", "-1 (the broker's default)"]),
         // A token read from a secret file with its newline would make every request 401.
         Refusal(
             arguments: [], environment: ["ZONESTREAM_HTTP_TOKEN": "wall-screen-7f3a\n"],
