@@ -14,6 +14,9 @@ public enum DeadLetterReason: String, Sendable, CaseIterable, Comparable {
     case invalidTransition = "invalid_transition"
     case zonesAfterCollectionBegan = "zones_after_collection_began"
     case invalidZones = "invalid_zones"
+    /// A plan that breaks the contract's rules, in a `session_start` (applied without it) or
+    /// on `class-plans`.
+    case invalidPlan = "invalid_plan"
     /// The record was applied, but an output it produced was refused by the broker for good
     /// (over the topic's size limit, not authorized); the session's state stays as applied.
     case outputRejected = "output_rejected"

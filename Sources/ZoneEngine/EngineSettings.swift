@@ -13,6 +13,9 @@ public struct EngineSettings: Sendable {
     /// Samples up to this much out of order are sorted before they are applied
     /// (`reorder_window_ms`, default 0: applied as they arrive).
     public var reorderWindowMs: Int64
+    /// Hysteresis of live target changes, and the grace after a step starts
+    /// (`target_min_dwell_ms`, default 0: off).
+    public var targetMinDwellMs: Int64 = 0
 
     /// Whether any quantity has a normalization model (then every finished workout carries
     /// `normalized_zone_groups`).

@@ -25,6 +25,8 @@ struct QuantityTrack: Sendable {
     var valueMs: Double = 0
     /// Heart-rate effort (bands, calories); nil without a known maximum, and for power.
     var heartRateEffort: HeartRateEffort?
+    /// Progress against the session's plan; nil without a plan that targets the quantity.
+    var target: TargetTrack?
 
     var acceptedSamples = 0
     var lastTimestamp: Int64 = 0

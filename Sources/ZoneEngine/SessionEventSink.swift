@@ -5,6 +5,8 @@ public protocol SessionEventSink {
     /// session's parts rather than the session: passing the session copied all of it for every
     /// zone change (a fifth of the store's time on a workout that changes zone often).
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
+    /// A session's target state for a quantity changed (its plan's live target changes).
+    mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?)
     /// A session finished.
     mutating func workoutFinished(_ summary: WorkoutSummary)
     /// The event could not be applied (or applied only in part) and must be dead-lettered.
@@ -23,6 +25,7 @@ extension SessionEventSink {
 public struct RecordingSink: SessionEventSink, Sendable {
     public enum Output: Sendable, Equatable {
         case zoneChange(ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
+        case targetChange(TargetChange, session: String, person: String?, sessionClass: String?)
         case finished(WorkoutSummary)
         case rejected(Rejection)
     }
@@ -37,12 +40,22 @@ public struct RecordingSink: SessionEventSink, Sendable {
         outputs.append(.zoneChange(change, session: session, person: person, configuration: configuration))
     }
 
+    public mutating func targetChanged(
+        _ change: TargetChange, session: String, person: String?, sessionClass: String?
+    ) {
+        outputs.append(.targetChange(change, session: session, person: person, sessionClass: sessionClass))
+    }
+
     public mutating func workoutFinished(_ summary: WorkoutSummary) { outputs.append(.finished(summary)) }
 
     public mutating func rejected(_ rejection: Rejection) { outputs.append(.rejected(rejection)) }
 
     public var zoneChanges: [ZoneChange] {
         outputs.compactMap { if case .zoneChange(let change, _, _, _) = $0 { change } else { nil } }
+    }
+
+    public var targetChanges: [TargetChange] {
+        outputs.compactMap { if case .targetChange(let change, _, _, _) = $0 { change } else { nil } }
     }
 
     public var finished: [WorkoutSummary] {

@@ -39,10 +39,12 @@ public struct SessionStore: Sendable {
     }
 
     /// Applies one event. `profiles` looks up a person's profile; it is read only when a
-    /// session starts (or a `session_start` sets the person of a live session).
+    /// session starts (or a `session_start` sets the person of a live session). `classPlans`
+    /// looks up a class's plan, read only when a `session_start` with a class and no plan of
+    /// its own starts a session.
     public mutating func handle(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        sink: inout some SessionEventSink
+        classPlans: (String) -> WorkoutPlan? = { _ in nil }, sink: inout some SessionEventSink
     ) {
         if let slot = slots.slot(of: event.session) {
             applyToLive(event, slot: slot, wallMs: wallMs, profiles: profiles, sink: &sink)
@@ -57,7 +59,7 @@ public struct SessionStore: Sendable {
             }
             finishedAt[event.session] = nil
         }
-        start(event, wallMs: wallMs, profiles: profiles, sink: &sink)
+        start(event, wallMs: wallMs, profiles: profiles, classPlans: classPlans, sink: &sink)
     }
 
     @inline(__always)
@@ -99,17 +101,19 @@ public struct SessionStore: Sendable {
 
     private mutating func start(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        sink: inout some SessionEventSink
+        classPlans: (String) -> WorkoutPlan?, sink: inout some SessionEventSink
     ) {
         var session: WorkoutSession
         var rejection: Rejection?
         switch event.body {
         case .sessionStart(let request):
+            // The session's own plan, else its class's as read now (contract, "Plans and targets").
+            let plan = request.plan ?? request.sessionClass.flatMap(classPlans)
             session = WorkoutSession(
                 id: event.session, startTimestamp: event.timestamp, person: request.person,
                 activity: request.activity, sessionClass: request.sessionClass, appZones: request.zones,
-                profile: request.person.flatMap(profiles), wallMs: wallMs)
-            rejection = request.zonesDefect.map { Rejection(.invalidZones, $0) }
+                profile: request.person.flatMap(profiles), wallMs: wallMs, plan: plan)
+            rejection = Self.requestRejection(request)
         case .sample(_, _, let person), .sampleSeries(_, _, _, let person):
             session = WorkoutSession(
                 id: event.session, startTimestamp: event.timestamp, person: person, activity: nil,
@@ -139,6 +143,15 @@ public struct SessionStore: Sendable {
         applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, sink: &sink)
     }
 
+    /// The one dead letter a starting `session_start` gets, by the contract's order of reasons.
+    static func requestRejection(_ request: SessionStartRequest) -> Rejection? {
+        request.zonesDefect.map { Rejection(.invalidZones, $0) } ?? planRejection(request)
+    }
+
+    static func planRejection(_ request: SessionStartRequest) -> Rejection? {
+        request.planDefect.map { Rejection(.invalidPlan, $0) }
+    }
+
     /// Asks the sink whether a new session may start; dead-letters the event when not.
     private func admit(_ id: String, sink: inout some SessionEventSink) -> Bool {
         guard sink.admitSession(id) else {
@@ -166,7 +179,10 @@ public struct SessionStore: Sendable {
         case .sessionStart(let request):
             let newPerson = live[slot].person == nil ? request.person : nil
             let profile = newPerson.flatMap(profiles)
-            if let rejection = live[slot].update(with: request, profile: profile) { sink.rejected(rejection) }
+            // A later session_start never changes the plan, but a defective one is still refused.
+            if let rejection = live[slot].update(with: request, profile: profile) ?? Self.planRejection(request) {
+                sink.rejected(rejection)
+            }
             live[slot].lastAppliedWallMs = wallMs
         case .sessionEnd:
             releaseHeld(slot: slot, through: event.timestamp, wallMs: wallMs, sink: &sink)
@@ -230,6 +246,13 @@ public struct SessionStore: Sendable {
             if let change, let configuration = live[slot].configuration(for: quantity) {
                 sink.zoneChanged(
                     change, session: live[slot].id, person: live[slot].person, configuration: configuration)
+            }
+            if live[slot].plan != nil,
+                let target = live[slot].observeTarget(
+                    quantity, at: timestamp, value: value, dwellMs: settings.targetMinDwellMs)
+            {
+                sink.targetChanged(
+                    target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
             }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1

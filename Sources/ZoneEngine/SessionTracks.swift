@@ -96,5 +96,7 @@ extension QuantityTrack {
     /// Whether the track is as a session without zones or samples for it has it: it holds
     /// nothing a reader could tell from a fresh track (no zones, no accepted sample, and so no
     /// coverage, durations, statistics or zone history).
-    var isUnused: Bool { configuration == nil && acceptedSamples == 0 && coveredMs == 0 && heartRateEffort == nil }
+    var isUnused: Bool {
+        configuration == nil && acceptedSamples == 0 && coveredMs == 0 && heartRateEffort == nil && target == nil
+    }
 }

@@ -47,12 +47,21 @@ public struct SessionStartRequest: Sendable, Equatable {
     /// Set when `zones` had any defect: the event still applies, and is also
     /// dead-lettered as `invalid_zones` with this detail.
     public var zonesDefect: String?
+    /// The session's own valid plan, anchored at the event's time (used only when the event
+    /// starts the session).
+    public var plan: WorkoutPlan?
+    /// Set when `plan` had any defect: the event still applies, without that plan, and is also
+    /// dead-lettered as `invalid_plan` with this detail (unless its zones are dead-lettered).
+    public var planDefect: String?
 
     public init(
         person: String? = nil, activity: String? = nil, sessionClass: String? = nil,
         zones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
-        zonesGiven: PerQuantity<Bool>? = nil, zonesDefect: String? = nil
+        zonesGiven: PerQuantity<Bool>? = nil, zonesDefect: String? = nil, plan: WorkoutPlan? = nil,
+        planDefect: String? = nil
     ) {
+        self.plan = plan
+        self.planDefect = planDefect
         self.person = person
         self.activity = activity
         self.sessionClass = sessionClass

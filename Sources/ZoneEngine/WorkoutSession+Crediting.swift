@@ -35,6 +35,11 @@ extension WorkoutSession {
             track.creditNormalized(zone: normalization.zoneIndex(of: track.lastValue), length)
         }
         let zone = track.lastZone
+        if track.target != nil {
+            track.target?.credit(
+                value: track.lastValue, zone: zone, zoneCount: track.configuration?.zoneCount ?? 0, from: start,
+                to: end)
+        }
         guard zone >= 0 else { return }
         track.durations[zone] += length
         if !activities.isEmpty {

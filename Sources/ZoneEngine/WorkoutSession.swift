@@ -11,6 +11,8 @@ public struct WorkoutSession: Sendable {
     /// The class or studio slot the workout belongs to, from `session_start`.
     public internal(set) var sessionClass: String?
     public let startTimestamp: Int64
+    /// The plan the session follows, chosen when it started; nil without one.
+    public internal(set) var plan: WorkoutPlan?
     /// The latest time the session has applied: start, control events, accepted samples.
     public var latestTimestamp: Int64 {
         get { counters.latestTimestamp }
@@ -35,8 +37,9 @@ public struct WorkoutSession: Sendable {
     public init(
         id: String, startTimestamp: Int64, person: String?, activity: String?, sessionClass: String? = nil,
         appZones: PerQuantity<ZoneConfiguration?> = PerQuantity(repeating: nil),
-        profile: PersonProfile?, wallMs: Int64 = 0
+        profile: PersonProfile?, wallMs: Int64 = 0, plan: WorkoutPlan? = nil
     ) {
+        self.plan = plan
         self.id = id
         self.person = person
         self.activity = activity ?? Self.defaultActivity
@@ -47,12 +50,25 @@ public struct WorkoutSession: Sendable {
         var heartRate = QuantityTrack(
             .heartRate, configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile))
         heartRate.heartRateEffort = HeartRateEffortParameters.make(from: profile).map(HeartRateEffort.init)
-        self.tracks = SessionTracks(
-            heartRate: heartRate,
-            cyclingPower: QuantityTrack(
-                .cyclingPower,
-                configuration: ZoneResolver.resolve(
-                    .cyclingPower, appZones: appZones.cyclingPower, profile: profile)))
+        heartRate.target = plan.flatMap { TargetTrack(plan: $0, quantity: .heartRate) }
+        var power = QuantityTrack(
+            .cyclingPower,
+            configuration: ZoneResolver.resolve(.cyclingPower, appZones: appZones.cyclingPower, profile: profile))
+        power.target = plan.flatMap { TargetTrack(plan: $0, quantity: .cyclingPower) }
+        self.tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
+    }
+
+    /// An accepted sample's target change, if the session's plan publishes one (contract,
+    /// "Live target changes"). Called only for sessions with a plan.
+    mutating func observeTarget(_ quantity: Quantity, at timestamp: Int64, value: Double, dwellMs: Int64)
+        -> TargetChange?
+    {
+        let track = tracks[quantity]
+        guard track.target != nil else { return nil }
+        let zone = track.lastZone
+        let zoneCount = track.configuration?.zoneCount ?? 0
+        return tracks[quantity].target?.observe(
+            value: value, zone: zone, zoneCount: zoneCount, at: timestamp, dwellMs: dwellMs)
     }
 
     /// The activity a session has when none is given; it counts as unset.

@@ -53,6 +53,8 @@ public struct WorkoutSummary: Sendable, Equatable {
     /// quantities of `zoneGroups` that have one (empty when none of them has one), so the
     /// event carries `normalized_zone_groups` on every workout whenever normalization is on.
     public let normalizedZoneGroups: [ZoneGroup]?
+    /// The session's plan with its time in target; nil without a plan.
+    public let plan: PlanSummary?
 
     /// `end - start`, pauses included.
     public var durationMs: Int64 { endTimestamp - startTimestamp }
@@ -66,7 +68,7 @@ public struct WorkoutSummary: Sendable, Equatable {
             && lhs.lateSamples == rhs.lateSamples && lhs.duplicateSamples == rhs.duplicateSamples
             && lhs.pausedSamples == rhs.pausedSamples
             && lhs.untrackedMs.elementsEqual(rhs.untrackedMs, by: { $0 == $1 })
-            && lhs.normalizedZoneGroups == rhs.normalizedZoneGroups
+            && lhs.normalizedZoneGroups == rhs.normalizedZoneGroups && lhs.plan == rhs.plan
     }
 }
 
@@ -109,7 +111,10 @@ extension WorkoutSession {
                     settings.normalization[quantity].map {
                         WorkoutSummary.ZoneGroup(configuration: $0, durations: tracks[quantity].normalizedDurations)
                     }
-                } : nil)
+                } : nil,
+            plan: plan.map {
+                PlanSummary(plan: $0, heartRate: tracks.heartRate.target, cyclingPower: tracks.cyclingPower.target)
+            })
     }
 
     /// The effort so far, counting only credited intervals (a live view credits the open one

@@ -17,6 +17,15 @@ import ZoneTestSupport
             let outcome = bytes.withUnsafeBytes { profileDecoder.decode(value: $0, key: person) }
             if case .success(.upsert(let profile)) = outcome { profiles[person] = profile }
         }
+        var classPlans: [String: WorkoutPlan] = [:]
+        var classPlanDecoder = ClassPlanDecoder()
+        for (sessionClass, object) in example.classPlans {
+            let bytes = try JSONSerialization.data(withJSONObject: object)
+            let outcome = bytes.withUnsafeBytes { value in
+                Array(sessionClass.utf8).withUnsafeBytes { key in classPlanDecoder.decode(value: value, key: key) }
+            }
+            if case .success(.upsert(let name, let plan)) = outcome { classPlans[name] = plan }
+        }
         var decoder = WorkoutEventDecoder()
         var store = SessionStore(settings: example.engineSettings)
         var sink = RecordingSink()
@@ -29,13 +38,16 @@ import ZoneTestSupport
                 deadLetters.append((rejection.reason.rawValue, index))
             case .success(let event):
                 let before = sink.rejections.count
-                store.handle(event, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
+                store.handle(
+                    event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, sink: &sink)
                 for rejection in sink.rejections.dropFirst(before) {
                     deadLetters.append((rejection.reason.rawValue, index))
                 }
             }
         }
         var zoneChanges: [Any] = []
+        var targetChanges: [Any] = []
+        var targetWriter = TargetChangeWriter()
         var finished: [Any] = []
         var personSummaries: [Any] = []
         var logs: [String: PersonTrainingLog] = [:]
@@ -65,12 +77,17 @@ import ZoneTestSupport
                         try JSONSerialization.jsonObject(with: Data(summaryWriter.write(personSummary))))
                 }
                 logs[person] = log
+            case .targetChange(let change, let session, let person, let sessionClass):
+                let bytes = targetWriter.write(change, session: session, person: person, sessionClass: sessionClass)
+                targetChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
             case .rejected:
                 break
             }
         }
         #expect(ExpectationComparison.jsonEqual(zoneChanges, example.expectedZoneChanges), "\(name) zone changes")
         #expect(ExpectationComparison.jsonEqual(finished, example.expectedFinished), "\(name) finished")
+        #expect(
+            ExpectationComparison.jsonEqual(targetChanges, example.expectedTargetChanges), "\(name) target changes")
         #expect(
             ExpectationComparison.jsonEqual(personSummaries, example.expectedPersonSummaries),
             "\(name) person summaries")

@@ -6,7 +6,7 @@ import ZoneTestSupport
 /// Runs each worked example of the contract through the engine and checks every output.
 @Suite struct ContractExampleEngineTests {
     static let engineReasons: Set<String> = [
-        "session_finished", "invalid_transition", "zones_after_collection_began", "invalid_zones",
+        "session_finished", "invalid_transition", "zones_after_collection_began", "invalid_zones", "invalid_plan",
     ]
 
     @Test func committedExamplesMatchTheSharedSpec() throws {
@@ -25,6 +25,11 @@ import ZoneTestSupport
         for (person, object) in example.profiles {
             profiles[person] = FoundationEventReader.profile(from: object, person: person)
         }
+        var classPlans: [String: WorkoutPlan] = [:]
+        for (sessionClass, object) in example.classPlans {
+            let start = (object["start_ts"] as? NSNumber)?.int64Value ?? 0
+            classPlans[sessionClass] = FoundationEventReader.plan(from: object, anchor: start, source: .class)
+        }
         var store = SessionStore(settings: example.engineSettings)
         var sink = RecordingSink()
         let codecRejected = Set(
@@ -33,7 +38,7 @@ import ZoneTestSupport
         for (index, event) in example.events.enumerated() where !codecRejected.contains(index) {
             let parsed = try #require(FoundationEventReader.event(from: event.value), "event \(index)")
             let before = sink.rejections.count
-            store.handle(parsed, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
+            store.handle(parsed, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, sink: &sink)
             for rejection in sink.rejections.dropFirst(before) {
                 engineRejections.append((rejection.reason.rawValue, index))
             }
@@ -48,6 +53,16 @@ import ZoneTestSupport
                 actual.0, session: actual.1, person: actual.2, configuration: actual.3, expected: expected)
             #expect(diff.isEmpty, "\(name) zone change \(expected["event_id"] ?? ""): \(diff)")
         }
+        // Target changes: each one's quantity, time, step and status (the codec tests compare
+        // the whole event).
+        let targets = sink.targetChanges.map {
+            "\($0.quantity.name)@\($0.timestamp): \($0.state.step + 1) \($0.state.status.name)"
+        }
+        let wantedTargets = example.expectedTargetChanges.map { change in
+            let step = (change["step"] as? [String: Any])?["index"] as? Int ?? 0
+            return "\(change["quantity"] ?? "")@\(change["ts"] ?? ""): \(step) \(change["status"] ?? "")"
+        }
+        #expect(targets == wantedTargets, "\(name) target changes")
         #expect(sink.finished.count == example.expectedFinished.count)
         for (actual, expected) in zip(sink.finished, example.expectedFinished) {
             let diff = ExpectationComparison.differences(actual, expected: expected)

@@ -7,13 +7,15 @@ import Testing
 /// normalized durations are on the heap only when a normalization model credits them, and the
 /// power track only once it has zones or a sample. Effort costs a track 128 bytes: the work
 /// sum, and the heart-rate effort (six band durations, the calorie sums, the shared parameters
-/// and the copy of their floors the per-sample path reads).
+/// and the copy of their floors the per-sample path reads). A plan costs a session without one
+/// 16 bytes: a pointer to the plan, and one to the heart-rate track's progress against it.
 @Suite struct SessionLayoutTests {
     @Test func aSessionStaysSmall() {
         #expect(MemoryLayout<ZoneConfiguration?>.size <= 74)
         #expect(MemoryLayout<HeartRateEffort?>.stride <= 120)
-        #expect(MemoryLayout<QuantityTrack>.stride <= 352)
-        #expect(MemoryLayout<WorkoutSession>.stride <= 512)
+        #expect(MemoryLayout<TargetTrack?>.size == 8)
+        #expect(MemoryLayout<QuantityTrack>.stride <= 360)
+        #expect(MemoryLayout<WorkoutSession>.stride <= 528)
     }
 
     /// A heart-rate-only session keeps no power track; the first power sample makes one, and

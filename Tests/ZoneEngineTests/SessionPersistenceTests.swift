@@ -140,6 +140,9 @@ import ZoneTestSupport
         ) {
             recording.zoneChanged(change, session: session, person: person, configuration: configuration)
         }
+        mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
+            recording.targetChanged(change, session: session, person: person, sessionClass: sessionClass)
+        }
         mutating func workoutFinished(_ summary: WorkoutSummary) { recording.workoutFinished(summary) }
         mutating func rejected(_ rejection: Rejection) { recording.rejected(rejection) }
         mutating func admitSession(_ id: String) -> Bool {

@@ -14,6 +14,10 @@ public struct ContractExample: @unchecked Sendable {
     public let expectedZoneChanges: [[String: Any]]
     public let expectedFinished: [[String: Any]]
     public let expectedPersonSummaries: [[String: Any]]
+    public let expectedTargetChanges: [[String: Any]]
+    public let expectedClassSummaries: [[String: Any]]
+    /// Records for `class-plans`, by class (the map key is the record's key).
+    public let classPlans: [String: [String: Any]]
     /// (reason, index into events)
     public let expectedDeadLetters: [(reason: String, inputIndex: Int)]
 
@@ -29,12 +33,10 @@ public struct ContractExample: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spec/examples")
     }
 
-    /// Examples of contract 1.3's plans, targets and class summaries, which this release does
-    /// not produce yet (docs/contract.md, "Not yet implemented"): kept in the committed copy so
-    /// it stays equal to the shared spec, left out of ``all()``.
-    public static let awaitingPlans: Set<String> = [
-        "10_plan_targets", "11_class_summary", "12_targets_dwell_and_edges",
-    ]
+    /// Examples of contract 1.3's class summaries, which this release does not produce yet
+    /// (docs/contract.md, "Not yet implemented"): kept in the committed copy so it stays equal
+    /// to the shared spec, left out of ``all()``.
+    public static let awaitingPlans: Set<String> = ["11_class_summary"]
 
     /// Every committed example this release implements.
     public static func all() throws -> [ContractExample] {
@@ -58,6 +60,9 @@ public struct ContractExample: @unchecked Sendable {
             expectedZoneChanges: expected["zone_changes"] as? [[String: Any]] ?? [],
             expectedFinished: expected["finished"] as? [[String: Any]] ?? [],
             expectedPersonSummaries: expected["person_summaries"] as? [[String: Any]] ?? [],
+            expectedTargetChanges: expected["target_changes"] as? [[String: Any]] ?? [],
+            expectedClassSummaries: expected["class_summaries"] as? [[String: Any]] ?? [],
+            classPlans: root["class_plans"] as? [String: [String: Any]] ?? [:],
             expectedDeadLetters: (expected["dlq"] as? [[String: Any]] ?? []).map {
                 ($0["reason"] as? String ?? "", $0["input_index"] as? Int ?? -1)
             })
@@ -85,7 +90,10 @@ public struct ContractExample: @unchecked Sendable {
             name: name, description: description, profiles: profiles, config: config,
             events: events.map { ($0.key, ($0.value as? [String: Any]).map(renamed) ?? $0.value) },
             expectedZoneChanges: expectedZoneChanges.map(renamed), expectedFinished: expectedFinished.map(renamed),
-            expectedPersonSummaries: expectedPersonSummaries.map(renamed), expectedDeadLetters: expectedDeadLetters)
+            expectedPersonSummaries: expectedPersonSummaries.map(renamed),
+            expectedTargetChanges: expectedTargetChanges.map(renamed),
+            expectedClassSummaries: expectedClassSummaries, classPlans: classPlans,
+            expectedDeadLetters: expectedDeadLetters)
     }
 
     /// The examples with every person id that an earlier example already gave a profile
@@ -106,6 +114,7 @@ public struct ContractExample: @unchecked Sendable {
         var settings = EngineSettings()
         if let gap = config["max_gap_ms"] as? Int { settings.maxGapMs = Int64(gap) }
         if let dwell = config["zone_change_min_dwell_ms"] as? Int { settings.zoneChangeMinDwellMs = Int64(dwell) }
+        if let dwell = config["target_min_dwell_ms"] as? Int { settings.targetMinDwellMs = Int64(dwell) }
         return settings
     }
 }

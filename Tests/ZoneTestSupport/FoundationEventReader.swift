@@ -35,12 +35,14 @@ public enum FoundationEventReader {
                 zones[quantity] = try? ZoneConfiguration.validated(
                     quantity: quantity, source: .app, boundaries: boundaries, unit: entry["unit"] as? String)
             }
-            return WorkoutEvent(
-                session: session, timestamp: ts,
-                body: .sessionStart(
-                    SessionStartRequest(
-                        person: person, activity: object["activity"] as? String,
-                        sessionClass: object["class"] as? String, zones: zones)))
+            var request = SessionStartRequest(
+                person: person, activity: object["activity"] as? String, sessionClass: object["class"] as? String,
+                zones: zones)
+            if let plan = object["plan"] as? [String: Any] {
+                request.plan = Self.plan(from: plan, anchor: ts, source: .session)
+                if request.plan == nil { request.planDefect = "a plan the examples' reader refuses" }
+            }
+            return WorkoutEvent(session: session, timestamp: ts, body: .sessionStart(request))
         case "session_end": return WorkoutEvent(session: session, timestamp: ts, body: .sessionEnd)
         case "pause": return WorkoutEvent(session: session, timestamp: ts, body: .pause)
         case "resume": return WorkoutEvent(session: session, timestamp: ts, body: .resume)
@@ -50,6 +52,43 @@ public enum FoundationEventReader {
         case "activity_end": return WorkoutEvent(session: session, timestamp: ts, body: .activityEnd)
         default: return nil
         }
+    }
+
+    /// A well-formed plan (`plan`, `steps` with repeat blocks one level deep), flattened; nil
+    /// for one that nests blocks or lacks what a step needs.
+    public static func plan(from object: [String: Any], anchor: Int64, source: WorkoutPlan.Source) -> WorkoutPlan? {
+        func step(_ entry: [String: Any]) -> PlanStep? {
+            guard let duration = (entry["duration_ms"] as? NSNumber)?.int64Value else { return nil }
+            var targets = PerQuantity<PlanTarget?>(repeating: nil)
+            for (name, target) in entry["target"] as? [String: [String: Any]] ?? [:] {
+                guard let quantity = Quantity(name: name) else { return nil }
+                if let zones = target["zones"] as? [NSNumber], zones.count == 2 {
+                    targets[quantity] = .zones(low: zones[0].intValue, high: zones[1].intValue)
+                } else {
+                    let factor = quantity.conversionFactor(forUnit: target["unit"] as? String ?? quantity.canonicalUnit) ?? 1
+                    targets[quantity] = .values(
+                        minimum: (target["min"] as? NSNumber).map { $0.doubleValue * factor },
+                        maximum: (target["max"] as? NSNumber).map { $0.doubleValue * factor })
+                }
+            }
+            let purpose = (entry["purpose"] as? String).flatMap(PlanStep.Purpose.init(rawValue:)) ?? .other
+            return PlanStep(purpose: purpose, durationMs: duration, targets: targets)
+        }
+        var steps: [PlanStep] = []
+        for entry in object["steps"] as? [[String: Any]] ?? [] {
+            guard let repeats = (entry["repeat"] as? NSNumber)?.intValue else {
+                guard let single = step(entry) else { return nil }
+                steps.append(single)
+                continue
+            }
+            let inner = entry["steps"] as? [[String: Any]] ?? []
+            guard !inner.contains(where: { $0["repeat"] != nil }) else { return nil }
+            let block = inner.compactMap(step)
+            guard block.count == inner.count else { return nil }
+            for _ in 0..<repeats { steps += block }
+        }
+        guard !steps.isEmpty else { return nil }
+        return WorkoutPlan(name: object["plan"] as? String, source: source, anchor: anchor, steps: steps)
     }
 
     public static func profile(from object: [String: Any], person: String) -> PersonProfile {

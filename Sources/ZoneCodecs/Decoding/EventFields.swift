@@ -4,7 +4,7 @@
 
 /// The fields of a `workout-events` object the contract names.
 enum EventField: Int, CaseIterable {
-    case type, session, ts, quantity, value, unit, person, intervalMs, values, activity, zones, sessionClass
+    case type, session, ts, quantity, value, unit, person, intervalMs, values, activity, zones, sessionClass, plan
 
     var name: String {
         switch self {
@@ -20,6 +20,7 @@ enum EventField: Int, CaseIterable {
         case .activity: "activity"
         case .zones: "zones"
         case .sessionClass: "class"
+        case .plan: "plan"
         }
     }
 
@@ -33,6 +34,7 @@ enum EventField: Int, CaseIterable {
         case 2 where matches("ts"): self = .ts
         case 4 where matches("type"): self = .type
         case 4 where matches("unit"): self = .unit
+        case 4 where matches("plan"): self = .plan
         case 5 where matches("value"): self = .value
         case 5 where matches("zones"): self = .zones
         case 5 where matches("class"): self = .sessionClass
@@ -50,7 +52,7 @@ enum EventField: Int, CaseIterable {
 /// An event object's named fields, found in one pass over its keys (duplicate keys: the
 /// last wins, as in jansson), so each later lookup is an array read instead of a key scan.
 struct EventFields<Value: JSONValueView> {
-    private var slots = InlineArray<12, Value?>(repeating: nil)
+    private var slots = InlineArray<13, Value?>(repeating: nil)
 
     init(_ root: Value) {
         root.forEachMember { key, value in

@@ -42,10 +42,18 @@ extension EventValidator {
             case .failure(let rejection): return .failure(rejection)
             }
         case .sessionStart:
-            body = .sessionStart(
-                ZonesReader.request(
-                    zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue,
-                    sessionClass: fields.present(.sessionClass)?.stringValue))
+            var request = ZonesReader.request(
+                zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue,
+                sessionClass: fields.present(.sessionClass)?.stringValue)
+            // A plan that is not an object (or breaks any rule) is a defect; a null plan is absent.
+            if let planField = fields.present(.plan) {
+                switch PlanReader.read(planField, anchor: timestamp, source: .session) {
+                case .success(let plan) where plan.end <= maximumTimestamp: request.plan = plan
+                case .success: request.planDefect = "the plan ends past 2^53"
+                case .failure(let defect): request.planDefect = defect.description
+                }
+            }
+            body = .sessionStart(request)
         case .sessionEnd: body = .sessionEnd
         case .pause: body = .pause
         case .resume: body = .resume

@@ -97,7 +97,7 @@ enum SampleFastPath {
             guard let (end, value) = number(text, from: position) else { return nil }
             fields.value = value
             return end
-        case .intervalMs, .values, .activity, .zones, .sessionClass:
+        case .intervalMs, .values, .activity, .zones, .sessionClass, .plan:
             return nil
         }
     }

@@ -51,7 +51,9 @@ public struct WorkoutFinishedWriter {
         appendStatistics(summary.statistics)
         text.append(#","effort":"#)
         appendEffort(summary.effort)
-        text.append(#","plan":null,"quality":"#)
+        text.append(#","plan":"#)
+        text.appendPlanSummary(summary.plan)
+        text.append(#","quality":"#)
         appendQuality(summary)
         if let normalized = summary.normalizedZoneGroups {
             text.append(#","normalized_zone_groups":"#)

@@ -1,8 +1,8 @@
 extension WorkoutSession {
-    /// The snapshot format's version byte. Version 2 adds the class and effort; a reader takes
-    /// version 1 too (no class, no effort: what a session had before they were counted) and
-    /// refuses any other.
-    public static let snapshotVersion: UInt8 = 2
+    /// The snapshot format's version byte. Version 2 adds the class and effort, version 3 the
+    /// plan and its progress; a reader takes versions 1 and 2 too (no class, no effort, no plan:
+    /// what a session had before they were counted) and refuses any other.
+    public static let snapshotVersion: UInt8 = 3
 
     /// The whole state of the session as bytes, for the changelog topic: restoring it
     /// elsewhere and applying the same later events gives the same outputs, counters included.
@@ -10,8 +10,9 @@ extension WorkoutSession {
     /// that read only format 1 are still in the group (docs/versioning.md).
     public func snapshot(format: UInt8 = snapshotVersion) -> [UInt8] {
         let withEffort = format >= 2
+        let withPlan = format >= 3
         var writer = SnapshotWriter()
-        writer.write(withEffort ? Self.snapshotVersion : 1)
+        writer.write(min(format, Self.snapshotVersion))
         writer.write(id)
         writer.write(person)
         writer.write(activity)
@@ -25,6 +26,11 @@ extension WorkoutSession {
         for quantity in Quantity.allCases {
             tracks[quantity].write(to: &writer)
             if withEffort { tracks[quantity].writeEffort(to: &writer) }
+        }
+        if withPlan {
+            writer.write(plan != nil)
+            plan?.write(to: &writer)
+            for quantity in Quantity.allCases { tracks[quantity].target?.write(to: &writer) }
         }
         writer.write(pausedMs)
         writer.write(pauses.count)
@@ -53,8 +59,8 @@ extension WorkoutSession {
     public init(snapshot bytes: UnsafeRawBufferPointer) throws(SnapshotError) {
         var reader = SnapshotReader(bytes)
         let version = try reader.readByte()
-        guard version == 1 || version == Self.snapshotVersion else {
-            throw SnapshotError("snapshot version \(version) is not 1 or \(Self.snapshotVersion)")
+        guard (1...Self.snapshotVersion).contains(version) else {
+            throw SnapshotError("snapshot version \(version) is not 1 to \(Self.snapshotVersion)")
         }
         id = try reader.readString()
         person = try reader.readOptionalString()
@@ -70,6 +76,16 @@ extension WorkoutSession {
         if version >= 2 { try heartRate.readEffort(from: &reader) } else { heartRate.markEffortUnknown() }
         var power = try QuantityTrack(.cyclingPower, reading: &reader)
         if version >= 2 { try power.readEffort(from: &reader) } else { power.markEffortUnknown() }
+        if version >= 3, try reader.readBool() {
+            let plan = try WorkoutPlan.read(from: &reader)
+            self.plan = plan
+            if TargetTrack(plan: plan, quantity: .heartRate) != nil {
+                heartRate.target = try TargetTrack(plan: plan, quantity: .heartRate, reading: &reader)
+            }
+            if TargetTrack(plan: plan, quantity: .cyclingPower) != nil {
+                power.target = try TargetTrack(plan: plan, quantity: .cyclingPower, reading: &reader)
+            }
+        }
         tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
         pausedMs = try reader.readBounded()
         let pauseCount = try reader.readCount(limit: bytes.count / 16)

@@ -64,9 +64,11 @@ public enum TopicLayout {
                 "topic '\(topic)' does not exist: create it, or set create_topics.partitions so ZoneStream creates its topics"
             )
         }
-        for (state, input) in [
+        let pairs = [
             (topics.changelog, topics.workoutEvents), (topics.personChangelog, topics.personWorkouts),
-        ] {
+            (topics.classChangelog, topics.classWorkouts),
+        ]
+        for (state, input) in pairs {
             guard let stateCount = counts[state], let inputCount = counts[input], stateCount != inputCount else {
                 continue
             }

@@ -37,6 +37,7 @@ struct OutputSink: SessionEventSink {
     /// The frequent outputs' topics, looked up once (by name, each record took a lock).
     private let zoneChangesTopic: KafkaProducer.Topic
     private let workoutsFinishedTopic: KafkaProducer.Topic
+    private let targetChangesTopic: KafkaProducer.Topic
     /// The person stage's repartition topic: each finished workout with a person, keyed by it.
     private let personWorkoutsTopic: KafkaProducer.Topic
     private var personWorkoutCodec = PersonWorkoutCodec()
@@ -53,6 +54,7 @@ struct OutputSink: SessionEventSink {
     var zoneChangeWriter = ZoneChangeWriter()
     /// Finished workouts, written the same way (no jansson tree per summary).
     var workoutFinishedWriter = WorkoutFinishedWriter()
+    var targetChangeWriter = TargetChangeWriter()
     /// Outputs counted locally and published to ``metrics`` once per batch (no shared
     /// cache line written per record).
     var zoneChangeCount = 0
@@ -68,6 +70,7 @@ struct OutputSink: SessionEventSink {
         self.topics = topics
         zoneChangesTopic = producer.topic(topics.zoneChanges)
         workoutsFinishedTopic = producer.topic(topics.workoutsFinished)
+        targetChangesTopic = producer.topic(topics.targetChanges)
         personWorkoutsTopic = producer.topic(topics.personWorkouts)
         self.tracker = tracker
         self.metrics = metrics
@@ -131,6 +134,12 @@ struct OutputSink: SessionEventSink {
         produceOutput(to: zoneChangesTopic, key: session, session: session) { writer.withBytes($0) }
         zoneChangeCount += 1
         oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
+    }
+
+    mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
+        targetChangeWriter.encode(change, session: session, person: person, sessionClass: sessionClass)
+        let writer = targetChangeWriter
+        produceOutput(to: targetChangesTopic, key: session, session: session) { writer.withBytes($0) }
     }
 
     mutating func workoutFinished(_ summary: WorkoutSummary) {

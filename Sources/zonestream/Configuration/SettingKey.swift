@@ -79,6 +79,10 @@ struct SettingKey: Sendable {
                 "zone_change_min_dwell_ms", engine.zoneChangeMinDwellMs, .integer(0...3_600_000),
                 "damping: publish a zone only after this long in it (0: off)"),
             SettingKey(
+                "target_min_dwell_ms", engine.targetMinDwellMs, .integer(0...3_600_000),
+                "publish a new target state only after samples kept it this long: hysteresis, and grace after a step starts (0: off)"
+            ),
+            SettingKey(
                 "idle_timeout_s", engine.idleTimeoutMs / 1000, .integer(1...604_800),
                 "finish a session with no applied event for this long"),
             SettingKey(
@@ -122,7 +126,7 @@ struct SettingKey: Sendable {
                 "normalize.cycling_power.boundaries", "", .boundaries,
                 "normalization model for power in W (empty: none)"),
             SettingKey(
-                "changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...2),
+                "changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...3),
                 "session snapshot format written (1: during a rolling upgrade from a release that reads only 1)"),
             SettingKey("topics.workout_events", topics.workoutEvents, .nonEmpty, "input topic"),
             SettingKey("topics.zone_profiles", topics.zoneProfiles, .nonEmpty, "profiles topic (compacted)"),
@@ -141,6 +145,17 @@ struct SettingKey: Sendable {
             SettingKey(
                 "topics.person_changelog", topics.personChangelog, .nonEmpty,
                 "person table state per repartition partition (compacted, co-partitioned with it)"),
+            SettingKey("topics.target_changes", topics.targetChanges, .nonEmpty, "live target changes of planned sessions"),
+            SettingKey("topics.class_plans", topics.classPlans, .nonEmpty, "each class's plan (compacted, keyed by class)"),
+            SettingKey(
+                "topics.class_summaries", topics.classSummaries, .nonEmpty,
+                "each class's results per local day (compacted, keyed by class@day)"),
+            SettingKey(
+                "topics.class_workouts", topics.classWorkouts, .nonEmpty,
+                "the class stage's repartition topic: finished workouts keyed by class and day"),
+            SettingKey(
+                "topics.class_changelog", topics.classChangelog, .nonEmpty,
+                "the class table's state per class_workouts partition (compacted, co-partitioned)"),
             SettingKey(
                 "create_topics.partitions", processor.createTopicPartitions, .integer(0...10_000),
                 "create missing topics on a real cluster with this many partitions (0: never)"),

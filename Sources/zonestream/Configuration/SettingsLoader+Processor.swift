@@ -27,6 +27,7 @@ extension SettingsLoader {
             idleTimeoutMs: Int64(integer("idle_timeout_s")) * 1000,
             finishedRetentionMs: Int64(integer("finished_retention_s")) * 1000,
             reorderWindowMs: Int64(integer("reorder_window_ms")))
+        configuration.engine.targetMinDwellMs = Int64(integer("target_min_dwell_ms"))
         configuration.maxLiveSessions = integer("max_live_sessions")
         configuration.maxProfiles = integer("max_profiles")
         configuration.maxPersons = integer("max_persons")
@@ -50,6 +51,11 @@ extension SettingsLoader {
         topics.personSummaries = string("topics.person_summaries")
         topics.personWorkouts = string("topics.person_workouts")
         topics.personChangelog = string("topics.person_changelog")
+        topics.targetChanges = string("topics.target_changes")
+        topics.classPlans = string("topics.class_plans")
+        topics.classSummaries = string("topics.class_summaries")
+        topics.classWorkouts = string("topics.class_workouts")
+        topics.classChangelog = string("topics.class_changelog")
         configuration.topics = topics
         return configuration
     }

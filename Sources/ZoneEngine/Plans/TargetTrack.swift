@@ -1,0 +1,187 @@
+/// One quantity's progress against its session's plan: time in target per step (in, below,
+/// above), and the live target state (step, status) with its dwell. Kept in the quantity's
+/// track, nil when the session has no plan or the plan never targets the quantity, so a
+/// session without a plan pays one nil check per credited interval and per sample.
+///
+/// A value type with its state in one heap object, copied on write: a session holds 8 bytes
+/// for it, and a plan of 200 steps its 4.8 KB of counts only when it has one.
+struct TargetTrack: Sendable {
+    private final class Storage: @unchecked Sendable {
+        // @unchecked: mutated only through TargetTrack's mutating methods, each of which first
+        // copies the storage unless this track holds the only reference (copy on write).
+        let plan: WorkoutPlan
+        let quantity: Quantity
+        /// Milliseconds per step and status: index step * 3 + status.
+        var counts: [Int64]
+        /// The first step that may overlap the next credited interval (intervals come in time order).
+        var creditCursor = 0
+        /// The first step that may hold the next accepted sample (samples come in time order).
+        var stateCursor = 0
+        /// The last published state, step -1 before the first.
+        var publishedStep = -1
+        var publishedStatus = TargetStatus.in
+        /// The state the latest samples have had since `candidateSince`, step -1 before any.
+        var candidateStep = -1
+        var candidateStatus = TargetStatus.in
+        var candidateSince: Int64 = 0
+
+        init(plan: WorkoutPlan, quantity: Quantity) {
+            self.plan = plan
+            self.quantity = quantity
+            counts = Array(repeating: 0, count: plan.steps.count * 3)
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(plan: plan, quantity: quantity)
+            copy.counts = counts
+            copy.creditCursor = creditCursor
+            copy.stateCursor = stateCursor
+            copy.publishedStep = publishedStep
+            copy.publishedStatus = publishedStatus
+            copy.candidateStep = candidateStep
+            copy.candidateStatus = candidateStatus
+            copy.candidateSince = candidateSince
+            return copy
+        }
+    }
+
+    private var storage: Storage
+
+    /// The track of `quantity` under `plan`; nil when no step targets the quantity.
+    init?(plan: WorkoutPlan, quantity: Quantity) {
+        guard plan.steps.contains(where: { $0.targets[quantity] != nil }) else { return nil }
+        storage = Storage(plan: plan, quantity: quantity)
+    }
+
+    var plan: WorkoutPlan { storage.plan }
+
+    /// Milliseconds of `step` (0-based) with `status`.
+    func milliseconds(step: Int, _ status: TargetStatus) -> Int64 { storage.counts[step * 3 + Int(status.rawValue)] }
+
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Credits the covered interval [from, to) of a value (in zone `zone`, 0-based, -1 without
+    /// zones) to each step it overlaps that has a target for the quantity, split at step bounds.
+    mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
+        unique()
+        let storage = self.storage
+        let plan = storage.plan
+        var index = storage.creditCursor
+        while index < plan.steps.count && plan.starts[index + 1] <= from { index += 1 }
+        storage.creditCursor = index
+        while index < plan.steps.count && plan.starts[index] < to {
+            let overlap = min(to, plan.starts[index + 1]) - max(from, plan.starts[index])
+            if overlap > 0, let target = plan.steps[index].targets[storage.quantity],
+                let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
+            {
+                storage.counts[index * 3 + Int(status.rawValue)] += overlap
+            }
+            index += 1
+        }
+    }
+
+    /// An accepted sample at `timestamp`: the target change it publishes, if any (contract,
+    /// "Live target changes", with `target_min_dwell_ms` as `dwellMs`).
+    mutating func observe(value: Double, zone: Int, zoneCount: Int, at timestamp: Int64, dwellMs: Int64)
+        -> TargetChange?
+    {
+        let plan = storage.plan
+        var index = storage.stateCursor
+        while index < plan.steps.count && plan.starts[index + 1] <= timestamp { index += 1 }
+        if index != storage.stateCursor {
+            unique()
+            storage.stateCursor = index
+        }
+        guard index < plan.steps.count, timestamp >= plan.starts[index],
+            let target = plan.steps[index].targets[storage.quantity],
+            let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
+        else { return nil }
+        unique()
+        let storage = self.storage
+        if index != storage.candidateStep || status != storage.candidateStatus {
+            storage.candidateStep = index
+            storage.candidateStatus = status
+            storage.candidateSince = timestamp
+        }
+        guard index != storage.publishedStep || status != storage.publishedStatus,
+            timestamp - storage.candidateSince >= dwellMs
+        else { return nil }
+        let previous =
+            storage.publishedStep < 0 ? nil : TargetChange.State(step: storage.publishedStep, status: storage.publishedStatus)
+        storage.publishedStep = index
+        storage.publishedStatus = status
+        return TargetChange(
+            quantity: storage.quantity, timestamp: timestamp, value: value,
+            state: TargetChange.State(step: index, status: status), previous: previous, plan: plan)
+    }
+}
+
+/// A session's target state for a quantity changed (contract, `target-changes`).
+public struct TargetChange: Sendable, Equatable {
+    /// A step (0-based) and where the quantity stood against its target.
+    public struct State: Sendable, Equatable {
+        public let step: Int
+        public let status: TargetStatus
+    }
+
+    public let quantity: Quantity
+    /// The sample's time and value (canonical unit).
+    public let timestamp: Int64
+    public let value: Double
+    public let state: State
+    /// The last published state for the quantity; nil for the first.
+    public let previous: State?
+    /// The session's plan, for the step's purpose, times and target.
+    public let plan: WorkoutPlan
+
+    public static func == (lhs: TargetChange, rhs: TargetChange) -> Bool {
+        lhs.quantity == rhs.quantity && lhs.timestamp == rhs.timestamp && lhs.value == rhs.value
+            && lhs.state == rhs.state && lhs.previous == rhs.previous && lhs.plan === rhs.plan
+    }
+}
+
+extension TargetTrack {
+    /// The track's state for the changelog snapshot (format 3); the plan is written once, by
+    /// the session.
+    func write(to writer: inout SnapshotWriter) {
+        for count in storage.counts { writer.write(count) }
+        writer.write(storage.creditCursor)
+        writer.write(storage.stateCursor)
+        writer.write(storage.publishedStep)
+        writer.write(UInt8(storage.publishedStatus.rawValue))
+        writer.write(storage.candidateStep)
+        writer.write(UInt8(storage.candidateStatus.rawValue))
+        writer.write(storage.candidateSince)
+    }
+
+    /// Reads back what ``write(to:)`` wrote for the track of `quantity` under `plan`, every
+    /// count, cursor and step checked against the plan.
+    init(plan: WorkoutPlan, quantity: Quantity, reading reader: inout SnapshotReader) throws(SnapshotError) {
+        let storage = Storage(plan: plan, quantity: quantity)
+        let steps = plan.steps.count
+        for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
+        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int {
+            let value = try reader.readInt64()
+            guard value >= (allowingNone ? -1 : 0), value <= Int64(limit) else {
+                throw SnapshotError("a plan step index \(value) is outside the plan's \(steps) steps")
+            }
+            return Int(value)
+        }
+        func status() throws(SnapshotError) -> TargetStatus {
+            guard let status = TargetStatus(rawValue: Int8(bitPattern: try reader.readByte())) else {
+                throw SnapshotError("unknown target status")
+            }
+            return status
+        }
+        storage.creditCursor = try step(allowingNone: false, limit: steps)
+        storage.stateCursor = try step(allowingNone: false, limit: steps)
+        storage.publishedStep = try step(allowingNone: true, limit: steps - 1)
+        storage.publishedStatus = try status()
+        storage.candidateStep = try step(allowingNone: true, limit: steps - 1)
+        storage.candidateStatus = try status()
+        storage.candidateSince = try reader.readBounded()
+        self.storage = storage
+    }
+}

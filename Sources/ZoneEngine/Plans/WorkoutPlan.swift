@@ -1,0 +1,112 @@
+/// A coach's plan for a session (contract, "Plans and targets"): timed steps in order, each
+/// with an optional target per quantity, anchored at a time. Flattened (repeat blocks
+/// unrolled) and immutable, so every session of a class shares one instance.
+public final class WorkoutPlan: Sendable {
+    /// Where a session's plan came from.
+    public enum Source: String, Sendable {
+        /// Its own `session_start`, anchored at the session's start.
+        case session
+        /// Its class's record on `class-plans`, anchored at the class's `start_ts`.
+        case `class`
+    }
+
+    public let name: String?
+    public let source: Source
+    /// When step 1 starts.
+    public let anchor: Int64
+    public let steps: [PlanStep]
+    /// Step i covers [starts[i], starts[i + 1]); the last entry is the plan's end.
+    let starts: [Int64]
+
+    public init(name: String?, source: Source, anchor: Int64, steps: [PlanStep]) {
+        self.name = name
+        self.source = source
+        self.anchor = anchor
+        self.steps = steps
+        var starts = [anchor]
+        for step in steps { starts.append(starts[starts.count - 1] + step.durationMs) }
+        self.starts = starts
+    }
+
+    /// The same steps from another source and anchor (a class plan as a session uses it).
+    public func anchored(at anchor: Int64, source: Source) -> WorkoutPlan {
+        WorkoutPlan(name: name, source: source, anchor: anchor, steps: steps)
+    }
+
+    /// When the last step ends.
+    public var end: Int64 { starts[starts.count - 1] }
+
+    public func start(ofStep index: Int) -> Int64 { starts[index] }
+    public func end(ofStep index: Int) -> Int64 { starts[index + 1] }
+
+    /// The most steps a plan has once flattened (contract, section 3).
+    public static let maximumSteps = 200
+}
+
+extension WorkoutPlan: Equatable {
+    /// Equal when they ask the same of the same times (two readings of one record are equal).
+    public static func == (lhs: WorkoutPlan, rhs: WorkoutPlan) -> Bool {
+        lhs === rhs
+            || (lhs.name == rhs.name && lhs.source == rhs.source && lhs.anchor == rhs.anchor && lhs.steps == rhs.steps)
+    }
+}
+
+/// One step of a plan.
+public struct PlanStep: Sendable, Equatable {
+    public enum Purpose: String, Sendable, CaseIterable {
+        case warmup, work, recovery, cooldown, other
+    }
+
+    public var purpose: Purpose
+    public var durationMs: Int64
+    /// The target per quantity; nil where the step has none.
+    public var targets: PerQuantity<PlanTarget?>
+
+    public init(purpose: Purpose, durationMs: Int64, targets: PerQuantity<PlanTarget?>) {
+        self.purpose = purpose
+        self.durationMs = durationMs
+        self.targets = targets
+    }
+}
+
+/// What a step asks of one quantity.
+public enum PlanTarget: Sendable, Equatable {
+    /// Zones `low` through `high` of the session's configuration, 1-based and inclusive, as
+    /// sent (a number above the last zone means the last zone).
+    case zones(low: Int, high: Int)
+    /// `minimum` <= v < `maximum`, in the quantity's canonical unit; either side may be open.
+    case values(minimum: Double?, maximum: Double?)
+
+    /// Whether `value` (in zone `zone`, 0-based, or -1 without zones) is in, below or above
+    /// the target; nil for a zone target when the session has no zones for the quantity.
+    @inline(__always)
+    func status(of value: Double, zone: Int, zoneCount: Int) -> TargetStatus? {
+        switch self {
+        case .zones(let low, let high):
+            guard zone >= 0 else { return nil }
+            let number = zone + 1
+            if number < min(low, zoneCount) { return .below }
+            if number > min(high, zoneCount) { return .above }
+            return .in
+        case .values(let minimum, let maximum):
+            if let minimum, value < minimum { return .below }
+            if let maximum, value >= maximum { return .above }
+            return .in
+        }
+    }
+}
+
+/// Where a value stands against a target.
+public enum TargetStatus: Int8, Sendable, CaseIterable {
+    case `in` = 0
+    case below = 1
+    case above = 2
+
+    public var name: String {
+        switch self {
+        case .in: "in"
+        case .below: "below"
+        case .above: "above"
+        }
+    }
+}
