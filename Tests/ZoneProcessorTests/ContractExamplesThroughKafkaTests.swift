@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneEngine
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport
@@ -8,12 +9,23 @@ import ZoneTestSupport
 /// embedded mock, noida-db), the processor, and consumers of the outputs, compared field for field.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct ContractExamplesThroughKafkaTests {
+    /// Every example with the contract's default settings, through one processor.
     @Test(arguments: BrokerKind.selected)
     func allExamplesEndToEnd(on kind: BrokerKind) throws {
+        try Self.endToEnd(try ContractExample.all().filter { $0.engineSettings.targetMinDwellMs == 0 }, on: kind)
+    }
+
+    /// The examples that set `target_min_dwell_ms`, through a processor of their own.
+    @Test(arguments: BrokerKind.selected)
+    func examplesWithTargetDwellEndToEnd(on kind: BrokerKind) throws {
+        try Self.endToEnd(try ContractExample.all().filter { $0.engineSettings.targetMinDwellMs > 0 }, on: kind)
+    }
+
+    static func endToEnd(_ chosen: [ContractExample], on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         // One profile table serves every example: an id two examples profile differently is renamed.
-        let examples = ContractExample.withDistinctPersons(try ContractExample.all())
+        let examples = ContractExample.withDistinctPersons(chosen)
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for example in examples {
             for (person, profile) in example.profiles {
@@ -22,10 +34,13 @@ struct ContractExamplesThroughKafkaTests {
             }
         }
         try input.flush()
-        let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers))
+        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers)
+        // The examples given set the same target_min_dwell_ms.
+        configuration.engine.targetMinDwellMs = examples.map(\.engineSettings.targetMinDwellMs).max() ?? 0
+        let running = try RunningProcessor(configuration: configuration)
         let collector = try OutputCollector(
             bootstrap: broker.bootstrapServers,
-            topics: ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries"])
+            topics: ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries", "target-changes"])
         defer { collector.stop() }
         var inputs: [[UInt8]] = []
         for example in examples {
@@ -40,10 +55,12 @@ struct ContractExamplesThroughKafkaTests {
         let wantedChanges = examples.reduce(0) { $0 + $1.expectedZoneChanges.count }
         let wantedDeadLetters = examples.reduce(0) { $0 + $1.expectedDeadLetters.count }
         let wantedSummaries = examples.reduce(0) { $0 + $1.expectedPersonSummaries.count }
+        let wantedTargets = examples.reduce(0) { $0 + $1.expectedTargetChanges.count }
         let complete = collector.wait {
             $0.records("workouts-finished").count >= wantedFinished && $0.records("zone-changes").count >= wantedChanges
                 && $0.records("zonestream-dlq").count >= wantedDeadLetters
                 && $0.records("person-summaries").count >= wantedSummaries
+                && $0.records("target-changes").count >= wantedTargets
         }
         #expect(running.stop() == nil)
         #expect(complete, "outputs did not all arrive")
@@ -57,6 +74,8 @@ struct ContractExamplesThroughKafkaTests {
         let finished = try objects("workouts-finished")
         let deadLetters = try objects("zonestream-dlq")
         let summaries = try objects("person-summaries")
+        let targets = try objects("target-changes")
+        #expect(targets.count == wantedTargets)
         #expect(summaries.count == wantedSummaries)
         try Self.checkPersonSummaries(summaries, examples: examples)
         #expect(changes.count == wantedChanges)
@@ -75,12 +94,17 @@ struct ContractExamplesThroughKafkaTests {
                 #expect(
                     ExpectationComparison.jsonEqual(ofSession(finished), ofSession(example.expectedFinished)),
                     "\(example.name) finished \(session)")
+                #expect(
+                    ExpectationComparison.jsonEqual(ofSession(targets), ofSession(example.expectedTargetChanges)),
+                    "\(example.name) target changes of \(session)")
             }
             guard let session = sessions.first else { continue }
             // Dead letters: reason, and the input record carried back in base64.
             let wanted = example.expectedDeadLetters.map { ($0.reason, try? example.valueBytes(at: $0.inputIndex)) }
+            // Keyed by their inputs' keys: the sessions of the example's refused records.
+            let keys = Set(example.expectedDeadLetters.map { Data((example.events[$0.inputIndex].key ?? session).utf8) })
             let actual = deadLetters.filter {
-                ($0["key_base64"] as? String).flatMap { Data(base64Encoded: $0) } == Data(session.utf8)
+                ($0["key_base64"] as? String).flatMap { Data(base64Encoded: $0) }.map(keys.contains) ?? false
             }
             #expect(actual.map { $0["reason"] as? String ?? "" } == wanted.map(\.0), "\(example.name) dead letters")
             for (record, expected) in zip(actual, wanted) {
