@@ -118,7 +118,7 @@ struct ContractExamplesThroughKafkaTests {
             }
         }
         // Every output ZoneStream produced matches its topic's JSON Schema (schemas/).
-        for topic in ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries"] {
+        for topic in ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries", "target-changes"] {
             try SchemaValidator.validate(collector.records(topic).map(\.value), schema: topic)
         }
         // Outputs are keyed by session id.
