@@ -13,24 +13,32 @@ extension ZoneProcessor {
         stop()
     }
 
-    /// Starts reading the profile table and waits until it has caught up (or the wait is
-    /// over); nil when the processor was stopped meanwhile (nothing was consumed, so nothing
-    /// is left to commit).
-    func startProfiles() throws -> ProfileReader? {
-        let profileReader = try ProfileReader(
-            configuration: configuration, table: profiles, metrics: metrics, logger: logger)
-        profileReader.start()
-        if !profileReader.waitUntilCaughtUp(
-            timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping })
-        {
-            logger.warning("profile table not caught up in time; starting anyway")
+    /// Starts reading the tables (profiles, then class plans) and waits until they have caught
+    /// up (or the wait is over); nil when the processor was stopped meanwhile (nothing was
+    /// consumed, so nothing is left to commit).
+    func startTables(producer: KafkaProducer) throws -> [TableReader]? {
+        let profileRecords = ProfileRecords(table: profiles, metrics: metrics, logger: logger)
+        let classPlanRecords = ClassPlanRecords(
+            table: classPlans, producer: producer, configuration: configuration, metrics: metrics, logger: logger)
+        let readers = [
+            try TableReader(topic: configuration.topics.zoneProfiles, configuration: configuration, logger: logger) {
+                profileRecords.apply($0)
+            },
+            try TableReader(topic: configuration.topics.classPlans, configuration: configuration, logger: logger) {
+                classPlanRecords.apply($0)
+            },
+        ]
+        for (reader, name) in zip(readers, ["zs-profiles", "zs-class-plans"]) { reader.start(name: name) }
+        for reader in readers
+        where !reader.waitUntilCaughtUp(timeoutMs: configuration.profilesCatchUpMs, unless: { [self] in isStopping }) {
+            logger.warning("table not caught up in time; starting anyway", metadata: ["topic": "\(reader.topic)"])
         }
         guard !isStopping else {
-            profileReader.stop()
+            for reader in readers { reader.stop() }
             logger.info("processor stopped")
             return nil
         }
-        return profileReader
+        return readers
     }
 
     /// The group member the workers' queues hang from, reporting lag and broker reachability

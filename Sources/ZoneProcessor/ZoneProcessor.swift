@@ -18,6 +18,8 @@ public final class ZoneProcessor: Sendable {
     public let configuration: ProcessorConfiguration
     public let metrics: ProcessorMetrics
     public let profiles: ProfileTable
+    /// Each class's plan, from `class-plans`.
+    public let classPlans: ClassPlanTable
     /// The live state of this instance's sessions, published by the workers at each commit
     /// interval when `publishesLiveSessions` is on; read it from any thread.
     public let sessionDirectory: LiveSessionDirectory
@@ -53,7 +55,7 @@ public final class ZoneProcessor: Sendable {
         let consumer: KafkaConsumer
         let producer: KafkaProducer
         let workers: [PartitionWorker]
-        let profileReader: ProfileReader
+        let tableReaders: [TableReader]
     }
 
     /// `metricsFactory`: where metrics are exported (default: the process-wide `MetricsSystem`).
@@ -67,6 +69,7 @@ public final class ZoneProcessor: Sendable {
         configuration.transactionalIdentity = configuration.instanceID ?? ProcessorConfiguration.drawnIdentity()
         self.configuration = configuration
         profiles = ProfileTable(limit: configuration.maxProfiles)
+        classPlans = ClassPlanTable(limit: configuration.maxClassPlans)
         self.logger = logger
         metrics = ProcessorMetrics(factory: metricsFactory)
         sessionDirectory = LiveSessionDirectory(workers: configuration.workers)
@@ -118,18 +121,18 @@ public final class ZoneProcessor: Sendable {
         defer { state.withLockedValue { $0 = .stopped } }
         let producer = try KafkaProducer(configuration: configuration.kafka)
         try TopicLayout.prepare(configuration, using: producer, logger: logger)
-        guard let profileReader = try startProfiles() else { return }
+        guard let tableReaders = try startTables(producer: producer) else { return }
         let consumer = try makeConsumer()
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            profileReader: profileReader, metrics: metrics, directory: sessionDirectory,
+            classPlans: classPlans, tableReaders: tableReaders, metrics: metrics, directory: sessionDirectory,
             budget: SessionBudget(limit: configuration.maxLiveSessions),
             logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
         let workers = (0..<max(1, configuration.workers)).map {
             PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
         }
         components.withLockedValue {
-            $0 = Components(consumer: consumer, producer: producer, workers: workers, profileReader: profileReader)
+            $0 = Components(consumer: consumer, producer: producer, workers: workers, tableReaders: tableReaders)
         }
         let delivery = DeliveryPoller(producer: producer)
         let personStage = try PersonStage(configuration: configuration, metrics: metrics, logger: logger) {
@@ -169,7 +172,7 @@ public final class ZoneProcessor: Sendable {
         personStage.stop()
         try? producer.flush(timeoutMs: 10_000)
         delivery.stop()
-        profileReader.stop()
+        for reader in tableReaders { reader.stop() }
         components.withLockedValue { $0 = nil }
         if let error = fatalError.withLockedValue({ $0 }) { throw error }
         logger.info("processor stopped")

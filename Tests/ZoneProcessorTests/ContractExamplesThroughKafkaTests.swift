@@ -32,6 +32,10 @@ struct ContractExamplesThroughKafkaTests {
                 try input.send(
                     "zone-profiles", key: person, value: Array(try JSONSerialization.data(withJSONObject: profile)))
             }
+            for (sessionClass, record) in example.classPlans {
+                try input.send(
+                    "class-plans", key: sessionClass, value: Array(try JSONSerialization.data(withJSONObject: record)))
+            }
         }
         try input.flush()
         var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers)
@@ -102,7 +106,8 @@ struct ContractExamplesThroughKafkaTests {
             // Dead letters: reason, and the input record carried back in base64.
             let wanted = example.expectedDeadLetters.map { ($0.reason, try? example.valueBytes(at: $0.inputIndex)) }
             // Keyed by their inputs' keys: the sessions of the example's refused records.
-            let keys = Set(example.expectedDeadLetters.map { Data((example.events[$0.inputIndex].key ?? session).utf8) })
+            let keys = Set(
+                example.expectedDeadLetters.map { Data((example.events[$0.inputIndex].key ?? session).utf8) })
             let actual = deadLetters.filter {
                 ($0["key_base64"] as? String).flatMap { Data(base64Encoded: $0) }.map(keys.contains) ?? false
             }

@@ -33,15 +33,10 @@ public struct ContractExample: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spec/examples")
     }
 
-    /// Examples of contract 1.3's class summaries, which this release does not produce yet
-    /// (docs/contract.md, "Not yet implemented"): kept in the committed copy so it stays equal
-    /// to the shared spec, left out of ``all()``.
-    public static let awaitingPlans: Set<String> = ["11_class_summary"]
-
-    /// Every committed example this release implements.
+    /// Every committed example.
     public static func all() throws -> [ContractExample] {
         let files = try FileManager.default.contentsOfDirectory(atPath: fixturesDirectory.path)
-            .filter { $0.hasSuffix(".json") && !awaitingPlans.contains(String($0.dropLast(5))) }.sorted()
+            .filter { $0.hasSuffix(".json") }.sorted()
         return try files.map { try load(fixturesDirectory.appendingPathComponent($0)) }
     }
 

@@ -33,6 +33,9 @@ public struct ProcessorConfiguration: Sendable {
     /// past it, persons with no workout in the 28 days before now make room, and a new person
     /// beyond that is dead-lettered as `person_limit` (counted and logged).
     public var maxPersons = 200_000
+    /// The most classes the class-plan table holds (`max_class_plans`): past it a new class's
+    /// plan is refused (counted and logged); every instance holds the table whole.
+    public var maxClassPlans = 10_000
     /// How long a session's first event waits at most for the profile table to be read as of
     /// it (`join_wait_ms`; 0: no wait, the profiles read so far). Contract, section 1.
     public var joinWaitMs = 2000

@@ -48,6 +48,8 @@ public enum MetricCatalogue {
             "How long a batch's first session start waited for the profile table to be read as of its event (only batches that waited).",
         "zonestream_table_join_timeouts_total":
             "Session starts that gave up waiting for the profile table after join_wait_ms and started with the profiles read so far.",
+        "zonestream_class_plans_refused_total":
+            "Plans of new classes refused because the class-plan table held max_class_plans classes.",
         "zonestream_persons": "Persons whose training logs the person stage holds, over the partitions it owns.",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",

@@ -37,6 +37,8 @@ public final class ProcessorMetrics: Sendable {
     public let profilesRefused = Atomic<Int>(0)
     /// Workouts of new persons dead-lettered because the person stage was full (`max_persons`).
     public let personsRefused = Atomic<Int>(0)
+    /// Plans of new classes refused because the class-plan table was full (`max_class_plans`).
+    public let classPlansRefused = Atomic<Int>(0)
     /// Session starts that waited for the profile table to be read as of their event, and
     /// those that gave up after `join_wait_ms`.
     public let joinWaits = Atomic<Int>(0)
@@ -99,6 +101,11 @@ public final class ProcessorMetrics: Sendable {
     func countProfileRefused() {
         profilesRefused.add(1, ordering: .relaxed)
         exported.profilesRefused.increment()
+    }
+
+    func countClassPlanRefused() {
+        classPlansRefused.add(1, ordering: .relaxed)
+        exported.classPlansRefused.increment()
     }
 
     func countPersonRefused() {
@@ -207,6 +214,7 @@ extension ProcessorMetrics {
         let deadLettersRefused: Counter
         let profilesRefused: Counter
         let personsRefused: Counter
+        let classPlansRefused: Counter
         let joinWait: Timer
         let joinTimeouts: Counter
         let persons: Gauge
@@ -240,6 +248,7 @@ extension ProcessorMetrics {
             deadLettersRefused = counter("zonestream_dead_letters_refused_total")
             profilesRefused = counter("zonestream_profiles_refused_total")
             personsRefused = counter("zonestream_persons_refused_total")
+            classPlansRefused = counter("zonestream_class_plans_refused_total")
             joinWait = Timer(label: "zonestream_table_join_wait_seconds", dimensions: [], factory: factory)
             joinTimeouts = counter("zonestream_table_join_timeouts_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)

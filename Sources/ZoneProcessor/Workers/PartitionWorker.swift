@@ -54,8 +54,9 @@ struct WorkerContext: Sendable {
     let consumer: KafkaConsumer
     let producer: KafkaProducer
     let profiles: ProfileTable
-    /// The profile table's reader, for reading it as of each session's first event.
-    let profileReader: ProfileReader
+    let classPlans: ClassPlanTable
+    /// The tables' readers, for reading them as of each session's first event.
+    let tableReaders: [TableReader]
     let metrics: ProcessorMetrics
     /// Where workers publish their sessions' live state for queries.
     let directory: LiveSessionDirectory

@@ -70,7 +70,7 @@ struct WorkerLoop {
             metrics: context.metrics, budget: context.budget, logger: context.logger)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
-            reader: context.profileReader, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
+            readers: context.tableReaders, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
             logger: context.logger)
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
@@ -186,6 +186,10 @@ struct WorkerLoop {
                 profiles: { [join] person in
                     join.beforeLookup()
                     return profiles.profile(for: person)
+                },
+                classPlans: { [join, context] sessionClass in
+                    join.beforeLookup()
+                    return context.classPlans.plan(for: sessionClass)
                 }, sink: &sink)
         case .failure(let rejection):
             sink.rejected(rejection)

@@ -107,6 +107,10 @@ struct SettingKey: Sendable {
                 "the whole stop after SIGTERM or SIGINT may take this long; then the process exits with what is not delivered logged (a second signal exits at once)"
             ),
             SettingKey(
+                "max_class_plans", processor.maxClassPlans, .integer(1...1_000_000),
+                "cap on classes in the class-plan table (every instance holds it whole); new classes over it are refused, counted and logged"
+            ),
+            SettingKey(
                 "max_persons", processor.maxPersons, .integer(1...maximumLiveSessions),
                 "cap on persons in the person stage's table and in the /people table; past it persons idle for 28 days make room, then new ones are dead-lettered as person_limit"
             ),
@@ -145,8 +149,10 @@ struct SettingKey: Sendable {
             SettingKey(
                 "topics.person_changelog", topics.personChangelog, .nonEmpty,
                 "person table state per repartition partition (compacted, co-partitioned with it)"),
-            SettingKey("topics.target_changes", topics.targetChanges, .nonEmpty, "live target changes of planned sessions"),
-            SettingKey("topics.class_plans", topics.classPlans, .nonEmpty, "each class's plan (compacted, keyed by class)"),
+            SettingKey(
+                "topics.target_changes", topics.targetChanges, .nonEmpty, "live target changes of planned sessions"),
+            SettingKey(
+                "topics.class_plans", topics.classPlans, .nonEmpty, "each class's plan (compacted, keyed by class)"),
             SettingKey(
                 "topics.class_summaries", topics.classSummaries, .nonEmpty,
                 "each class's results per local day (compacted, keyed by class@day)"),

@@ -31,6 +31,7 @@ extension SettingsLoader {
         configuration.maxLiveSessions = integer("max_live_sessions")
         configuration.maxProfiles = integer("max_profiles")
         configuration.maxPersons = integer("max_persons")
+        configuration.maxClassPlans = integer("max_class_plans")
         configuration.joinWaitMs = integer("join_wait_ms")
         configuration.standbySessions = integer("state.standby_sessions")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce

@@ -2,27 +2,28 @@ import Dispatch
 import Foundation
 import Logging
 
-/// Reads the profile table as of the event (contract, section 1): before a session's first
-/// event looks up its person's profile, the profile reader has applied every record that was
-/// on `zone-profiles` when the event's batch was taken, however the two topics' consumers are
-/// scheduled. So a gateway may publish a profile and the session's events back to back.
+/// Reads the tables as of the event (contract, section 1): before a session's first event
+/// looks up its person's profile or its class's plan, the table readers have applied every
+/// record that was on `zone-profiles` and `class-plans` when the event's batch was taken,
+/// however the topics' consumers are scheduled. So a gateway may publish a profile, or a
+/// coach a class plan, and the session's events back to back.
 ///
 /// One per worker, used on its thread only. The first lookup of a batch asks the brokers for
-/// the table's end offsets (one request, after every record of the batch was fetched) and
-/// waits until the reader has applied them, at most `join_wait_ms`; later lookups of the same
-/// batch are as of the same moment. Batches without a session start cost nothing.
+/// the tables' end offsets (one request each, after every record of the batch was fetched) and
+/// waits until the readers have applied them, at most `join_wait_ms`; later lookups of the
+/// same batch are as of the same moment. Batches without a session start cost nothing.
 final class TableJoin {
-    private let reader: ProfileReader
+    private let readers: [TableReader]
     private let metrics: ProcessorMetrics
     private let logger: Logger
     private let waitMs: Int
     /// Whether the current batch's lookups are already as of its taking.
     private var joined = false
     private var timeouts = RepeatedWarning(
-        "profile table not caught up within join_wait_ms; sessions start with the profiles read so far")
+        "tables not caught up within join_wait_ms; sessions start with the profiles and plans read so far")
 
-    init(reader: ProfileReader, waitMs: Int, metrics: ProcessorMetrics, logger: Logger) {
-        self.reader = reader
+    init(readers: [TableReader], waitMs: Int, metrics: ProcessorMetrics, logger: Logger) {
+        self.readers = readers
         self.waitMs = waitMs
         self.metrics = metrics
         self.logger = logger
@@ -37,11 +38,14 @@ final class TableJoin {
         joined = true
         let started = DispatchTime.now().uptimeNanoseconds
         let deadline = Date().addingTimeInterval(Double(waitMs) / 1000)
-        guard let ends = reader.endOffsets(timeoutMs: Int32(waitMs)) else {
-            return timedOut(since: started)
+        var ends: [(TableReader, [Int32: Int64])] = []
+        for reader in readers {
+            guard let end = reader.endOffsets(timeoutMs: Int32(waitMs)) else { return timedOut(since: started) }
+            ends.append((reader, end))
         }
-        if reader.hasApplied(through: ends) { return }
-        while !reader.hasApplied(through: ends) {
+        func applied() -> Bool { ends.allSatisfy { $0.0.hasApplied(through: $0.1) } }
+        if applied() { return }
+        while !applied() {
             guard Date() < deadline else { return timedOut(since: started) }
             Thread.sleep(forTimeInterval: 0.001)
         }
