@@ -65,7 +65,8 @@ public enum FoundationEventReader {
                 if let zones = target["zones"] as? [NSNumber], zones.count == 2 {
                     targets[quantity] = .zones(low: zones[0].intValue, high: zones[1].intValue)
                 } else {
-                    let factor = quantity.conversionFactor(forUnit: target["unit"] as? String ?? quantity.canonicalUnit) ?? 1
+                    let unit = target["unit"] as? String ?? quantity.canonicalUnit
+                    let factor = quantity.conversionFactor(forUnit: unit) ?? 1
                     targets[quantity] = .values(
                         minimum: (target["min"] as? NSNumber).map { $0.doubleValue * factor },
                         maximum: (target["max"] as? NSNumber).map { $0.doubleValue * factor })

@@ -137,7 +137,8 @@ enum PlanReader {
         }
         var factor = 1.0
         if let unit = entry.presentMember("unit") {
-            guard unit.kind == .string, let text = unit.stringValue, let known = quantity.conversionFactor(forUnit: text)
+            guard unit.kind == .string, let text = unit.stringValue,
+                let known = quantity.conversionFactor(forUnit: text)
             else { return .failure(ZoneDefect("a unit not accepted for \(quantity.name)")) }
             factor = known
         }

@@ -44,7 +44,11 @@ public struct TargetChangeWriter {
         text.append(#","step":{"#)
         text.appendStepFields(plan, step: step)
         text.append(#","target":"#)
-        if let target = plan.steps[step].targets[change.quantity] { text.appendTarget(target) } else { text.append("null") }
+        if let target = plan.steps[step].targets[change.quantity] {
+            text.appendTarget(target)
+        } else {
+            text.append("null")
+        }
         text.append(#"},"status":""#)
         text.appendUnescaped(change.state.status.name)
         text.append(#"","previous":"#)

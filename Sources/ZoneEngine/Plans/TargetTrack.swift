@@ -109,7 +109,8 @@ struct TargetTrack: Sendable {
             timestamp - storage.candidateSince >= dwellMs
         else { return nil }
         let previous =
-            storage.publishedStep < 0 ? nil : TargetChange.State(step: storage.publishedStep, status: storage.publishedStatus)
+            storage.publishedStep < 0
+            ? nil : TargetChange.State(step: storage.publishedStep, status: storage.publishedStatus)
         storage.publishedStep = index
         storage.publishedStatus = status
         return TargetChange(
