@@ -53,6 +53,10 @@ import ZoneTestSupport
         var logs: [String: PersonTrainingLog] = [:]
         var repartition = PersonWorkoutCodec()
         var summaryWriter = PersonSummaryWriter()
+        var classSummaries: [Any] = []
+        var classDays: [String: ClassDayLog] = [:]
+        var classRepartition = ClassWorkoutCodec()
+        var classWriter = ClassSummaryWriter()
         for output in sink.outputs {
             switch output {
             case .zoneChange(let change, let session, let person, let configuration):
@@ -62,6 +66,20 @@ import ZoneTestSupport
             case .finished(let summary):
                 let bytes = OutputEncoder.workoutFinished(summary)
                 finished.append(try JSONSerialization.jsonObject(with: Data(bytes)))
+                // The class stage: re-keyed by class through its repartition record, counted.
+                if let sessionClass = summary.sessionClass {
+                    let record = classRepartition.encode(ClassWorkout(summary), sessionClass: sessionClass)
+                    let decoded = record.withUnsafeBytes { value in
+                        Array(sessionClass.utf8).withUnsafeBytes { key in classRepartition.decode(value: value, key: key) }
+                    }
+                    let workout = try decoded.get()
+                    #expect(workout.workout == ClassWorkout(summary))
+                    var day = classDays[sessionClass] ?? ClassDayLog(sessionClass: sessionClass)
+                    if let classSummary = day.count(workout.workout, offsetMinutes: 0) {
+                        classSummaries.append(try JSONSerialization.jsonObject(with: Data(classWriter.write(classSummary))))
+                    }
+                    classDays[sessionClass] = day
+                }
                 // The person stage: re-keyed by person through the repartition record, counted.
                 guard let person = summary.person else { continue }
                 let record = repartition.encode(CountedWorkout(summary), person: person)
@@ -91,6 +109,8 @@ import ZoneTestSupport
         #expect(
             ExpectationComparison.jsonEqual(personSummaries, example.expectedPersonSummaries),
             "\(name) person summaries")
+        #expect(
+            ExpectationComparison.jsonEqual(classSummaries, example.expectedClassSummaries), "\(name) class summaries")
         #expect(deadLetters.map(\.0) == example.expectedDeadLetters.map(\.reason))
         #expect(deadLetters.map(\.1) == example.expectedDeadLetters.map(\.inputIndex))
     }
