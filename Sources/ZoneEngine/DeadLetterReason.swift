@@ -26,6 +26,9 @@ public enum DeadLetterReason: String, Sendable, CaseIterable, Comparable {
     /// Not in the contract's table: the person stage's cap on persons (`max_persons`) was
     /// reached and no person could be made room for; the workout stays on `workouts-finished`.
     case personLimit = "person_limit"
+    /// Not in the contract's table: the class stage's cap on classes (`max_classes`) was
+    /// reached and no class could be made room for; the workout stays on `workouts-finished`.
+    case classLimit = "class_limit"
 
     public static func < (lhs: DeadLetterReason, rhs: DeadLetterReason) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -10,7 +10,7 @@ import ZoneKafka
 /// The stream processor: consumes `workout-events` in a consumer group, runs the zone engine
 /// per session on worker threads that own their partitions, and produces `zone-changes`,
 /// `workouts-finished` and `zonestream-dlq`; its person stage turns finished workouts into
-/// `person-summaries` (``PersonStage``).
+/// `person-summaries` and `class-summaries` (``KeyedStage``).
 ///
 /// Lifecycle: ``run()`` blocks until ``stop()`` is called (from a signal handler or a test);
 /// shutdown order is stop fetching, drain, flush, commit, close.
@@ -135,10 +135,16 @@ public final class ZoneProcessor: Sendable {
             $0 = Components(consumer: consumer, producer: producer, workers: workers, tableReaders: tableReaders)
         }
         let delivery = DeliveryPoller(producer: producer)
-        let personStage = try PersonStage(configuration: configuration, metrics: metrics, logger: logger) {
-            [self] error in fail(error)
-        }
+        let personStage = try KeyedStage(
+            PersonAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
+            logger: logger
+        ) { [self] error in fail(error) }
         try personStage.start()
+        let classStage = try KeyedStage(
+            ClassAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
+            logger: logger
+        ) { [self] error in fail(error) }
+        try classStage.start()
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
         defer { trimmer.stop() }
@@ -170,6 +176,7 @@ public final class ZoneProcessor: Sendable {
         consumer.close()
         stopWorkers(workers)
         personStage.stop()
+        classStage.stop()
         try? producer.flush(timeoutMs: 10_000)
         delivery.stop()
         for reader in tableReaders { reader.stop() }

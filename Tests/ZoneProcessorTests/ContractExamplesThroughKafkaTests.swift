@@ -44,7 +44,10 @@ struct ContractExamplesThroughKafkaTests {
         let running = try RunningProcessor(configuration: configuration)
         let collector = try OutputCollector(
             bootstrap: broker.bootstrapServers,
-            topics: ["zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries", "target-changes"])
+            topics: [
+                "zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries", "target-changes",
+                "class-summaries",
+            ])
         defer { collector.stop() }
         var inputs: [[UInt8]] = []
         for example in examples {
@@ -60,11 +63,13 @@ struct ContractExamplesThroughKafkaTests {
         let wantedDeadLetters = examples.reduce(0) { $0 + $1.expectedDeadLetters.count }
         let wantedSummaries = examples.reduce(0) { $0 + $1.expectedPersonSummaries.count }
         let wantedTargets = examples.reduce(0) { $0 + $1.expectedTargetChanges.count }
+        let wantedClassSummaries = examples.reduce(0) { $0 + $1.expectedClassSummaries.count }
         let complete = collector.wait {
             $0.records("workouts-finished").count >= wantedFinished && $0.records("zone-changes").count >= wantedChanges
                 && $0.records("zonestream-dlq").count >= wantedDeadLetters
                 && $0.records("person-summaries").count >= wantedSummaries
                 && $0.records("target-changes").count >= wantedTargets
+                && $0.records("class-summaries").count >= wantedClassSummaries
         }
         #expect(running.stop() == nil)
         #expect(complete, "outputs did not all arrive")
@@ -79,6 +84,13 @@ struct ContractExamplesThroughKafkaTests {
         let deadLetters = try objects("zonestream-dlq")
         let summaries = try objects("person-summaries")
         let targets = try objects("target-changes")
+        let classSummaries = try objects("class-summaries")
+        #expect(classSummaries.count == wantedClassSummaries)
+        try Self.checkClassSummaries(classSummaries, examples: examples)
+        for record in collector.records("class-summaries") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(record.value.utf8)) as? [String: Any])
+            #expect(record.key == "\(object["class"] ?? "")@\(object["day"] ?? "")", "keyed by class and day")
+        }
         #expect(targets.count == wantedTargets)
         #expect(summaries.count == wantedSummaries)
         try Self.checkPersonSummaries(summaries, examples: examples)
@@ -129,6 +141,28 @@ struct ContractExamplesThroughKafkaTests {
         // Outputs are keyed by session id.
         for record in collector.records("workouts-finished") {
             #expect(record.value.contains("\"session\":\"\(record.key ?? "")\""))
+        }
+    }
+
+    /// Class summaries, class by class: workouts of a class finish on different partitions, so
+    /// they may reach the class stage in another order than the example's; each class has as
+    /// many summaries as expected, and the one with the most workouts has the expected totals,
+    /// compliance and leaderboard (all but `last_session`).
+    static func checkClassSummaries(_ summaries: [[String: Any]], examples: [ContractExample]) throws {
+        for example in examples {
+            let classes = Set(example.expectedClassSummaries.compactMap { $0["class"] as? String })
+            for sessionClass in classes {
+                let expected = example.expectedClassSummaries.filter { $0["class"] as? String == sessionClass }
+                let actual = summaries.filter { $0["class"] as? String == sessionClass }
+                #expect(actual.count == expected.count, "\(example.name): summaries of \(sessionClass)")
+                var last = try #require(actual.max { ($0["workouts"] as? Int ?? 0) < ($1["workouts"] as? Int ?? 0) })
+                var lastExpected = try #require(expected.last)
+                last["last_session"] = nil
+                lastExpected["last_session"] = nil
+                #expect(
+                    ExpectationComparison.jsonEqual([last], [lastExpected]),
+                    "\(example.name): last summary of \(sessionClass)")
+            }
         }
     }
 

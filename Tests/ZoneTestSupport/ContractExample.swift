@@ -87,7 +87,11 @@ public struct ContractExample: @unchecked Sendable {
             expectedZoneChanges: expectedZoneChanges.map(renamed), expectedFinished: expectedFinished.map(renamed),
             expectedPersonSummaries: expectedPersonSummaries.map(renamed),
             expectedTargetChanges: expectedTargetChanges.map(renamed),
-            expectedClassSummaries: expectedClassSummaries, classPlans: classPlans,
+            expectedClassSummaries: expectedClassSummaries.map { summary in
+                var copy = summary
+                copy["leaderboard"] = (summary["leaderboard"] as? [[String: Any]])?.map(renamed)
+                return copy
+            }, classPlans: classPlans,
             expectedDeadLetters: expectedDeadLetters)
     }
 

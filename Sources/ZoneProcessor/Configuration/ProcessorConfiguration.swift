@@ -36,6 +36,13 @@ public struct ProcessorConfiguration: Sendable {
     /// The most classes the class-plan table holds (`max_class_plans`): past it a new class's
     /// plan is refused (counted and logged); every instance holds the table whole.
     public var maxClassPlans = 10_000
+    /// The most classes whose latest day the class stage holds over its partitions
+    /// (`max_classes`); past it, classes whose day ended two days ago make room, then a new
+    /// class's workout is dead-lettered as `class_limit`.
+    public var maxClasses = 10_000
+    /// The deployment's local time as minutes east of UTC (`class_day_offset_minutes`): a
+    /// class's day is the local date of its workouts' starts (contract, `class-summaries`).
+    public var classDayOffsetMinutes = 0
     /// How long a session's first event waits at most for the profile table to be read as of
     /// it (`join_wait_ms`; 0: no wait, the profiles read so far). Contract, section 1.
     public var joinWaitMs = 2000

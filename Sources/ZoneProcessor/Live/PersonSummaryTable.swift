@@ -32,7 +32,7 @@ public final class PersonSummaryTable: Sendable {
         let topic = configuration.topics.personSummaries
         capacity.store(configuration.maxPersons, ordering: .relaxed)
         let consumer = try KafkaConsumer(
-            configuration: configuration.kafka, groupID: nil, logger: logger, properties: PersonStage.lowRateFetching)
+            configuration: configuration.kafka, groupID: nil, logger: logger, properties: StageFetching.lowRate)
         let partitions = try consumer.partitionCount(topic: topic)
         try consumer.assign(
             (0..<Int32(partitions)).map {

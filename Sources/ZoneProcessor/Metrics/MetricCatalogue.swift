@@ -50,6 +50,9 @@ public enum MetricCatalogue {
             "Session starts that gave up waiting for the profile table after join_wait_ms and started with the profiles read so far.",
         "zonestream_class_plans_refused_total":
             "Plans of new classes refused because the class-plan table held max_class_plans classes.",
+        "zonestream_classes_refused_total":
+            "Workouts of new classes dead-lettered as class_limit: the class stage held max_classes classes, none of an ended day.",
+        "zonestream_classes": "Classes whose latest day the class stage holds, over the partitions it owns.",
         "zonestream_persons": "Persons whose training logs the person stage holds, over the partitions it owns.",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",

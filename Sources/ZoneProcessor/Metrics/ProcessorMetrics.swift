@@ -39,6 +39,8 @@ public final class ProcessorMetrics: Sendable {
     public let personsRefused = Atomic<Int>(0)
     /// Plans of new classes refused because the class-plan table was full (`max_class_plans`).
     public let classPlansRefused = Atomic<Int>(0)
+    /// Workouts of new classes dead-lettered because the class stage was full (`max_classes`).
+    public let classesRefused = Atomic<Int>(0)
     /// Session starts that waited for the profile table to be read as of their event, and
     /// those that gave up after `join_wait_ms`.
     public let joinWaits = Atomic<Int>(0)
@@ -106,6 +108,20 @@ public final class ProcessorMetrics: Sendable {
     func countClassPlanRefused() {
         classPlansRefused.add(1, ordering: .relaxed)
         exported.classPlansRefused.increment()
+    }
+
+    func countClassRefused() {
+        classesRefused.add(1, ordering: .relaxed)
+        exported.classesRefused.increment()
+    }
+
+    /// The classes the class stage holds over the partitions it owns.
+    func recordClasses(_ count: Int) { exported.classes.record(count) }
+
+    /// A stage's changelog record that could not be read back (logged with it).
+    func countChangelogRecordRefused() {
+        changelogRecordsRefused.add(1, ordering: .relaxed)
+        exported.changelogRecordsRefused.increment()
     }
 
     func countPersonRefused() {
@@ -215,6 +231,8 @@ extension ProcessorMetrics {
         let profilesRefused: Counter
         let personsRefused: Counter
         let classPlansRefused: Counter
+        let classesRefused: Counter
+        let classes: Gauge
         let joinWait: Timer
         let joinTimeouts: Counter
         let persons: Gauge
@@ -249,6 +267,8 @@ extension ProcessorMetrics {
             profilesRefused = counter("zonestream_profiles_refused_total")
             personsRefused = counter("zonestream_persons_refused_total")
             classPlansRefused = counter("zonestream_class_plans_refused_total")
+            classesRefused = counter("zonestream_classes_refused_total")
+            classes = Gauge(label: "zonestream_classes", dimensions: [], factory: factory)
             joinWait = Timer(label: "zonestream_table_join_wait_seconds", dimensions: [], factory: factory)
             joinTimeouts = counter("zonestream_table_join_timeouts_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)

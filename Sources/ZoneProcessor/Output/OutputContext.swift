@@ -12,12 +12,16 @@ struct OutputContext: Sendable {
         case workoutEvents
         case personWorkouts
         case personChangelog
+        case classWorkouts
+        case classChangelog
 
         func name(in topics: Topics) -> String {
             switch self {
             case .workoutEvents: topics.workoutEvents
             case .personWorkouts: topics.personWorkouts
             case .personChangelog: topics.personChangelog
+            case .classWorkouts: topics.classWorkouts
+            case .classChangelog: topics.classChangelog
             }
         }
     }

@@ -38,12 +38,14 @@ struct OutputSink: SessionEventSink {
     private let zoneChangesTopic: KafkaProducer.Topic
     private let workoutsFinishedTopic: KafkaProducer.Topic
     private let targetChangesTopic: KafkaProducer.Topic
-    /// The person stage's repartition topic: each finished workout with a person, keyed by it.
+    /// The stages' repartition topics: each finished workout with a person (a class), keyed by it.
     private let personWorkoutsTopic: KafkaProducer.Topic
+    private let classWorkoutsTopic: KafkaProducer.Topic
     private var personWorkoutCodec = PersonWorkoutCodec()
-    /// Finished workouts' copies for the person stage since the last seal (see
-    /// ``releasePersonWorkouts()``); at most one per session finished in a commit interval.
-    private var heldPersonWorkouts: [HeldPersonWorkout] = []
+    private var classWorkoutCodec = ClassWorkoutCodec()
+    /// Finished workouts' copies for the stages since the last seal (see
+    /// ``releaseStageCopies()``); at most two per session finished in a commit interval.
+    private var heldCopies: [HeldStageCopy] = []
     /// The tracker of the current commit epoch; replaced when the epoch is sealed.
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
@@ -72,6 +74,7 @@ struct OutputSink: SessionEventSink {
         workoutsFinishedTopic = producer.topic(topics.workoutsFinished)
         targetChangesTopic = producer.topic(topics.targetChanges)
         personWorkoutsTopic = producer.topic(topics.personWorkouts)
+        classWorkoutsTopic = producer.topic(topics.classWorkouts)
         self.tracker = tracker
         self.metrics = metrics
         self.budget = budget
@@ -149,32 +152,44 @@ struct OutputSink: SessionEventSink {
             writer.withBytes($0)
         }
         if let person = summary.person {
-            heldPersonWorkouts.append(
-                HeldPersonWorkout(
-                    person: person, session: summary.session,
-                    value: personWorkoutCodec.encode(CountedWorkout(summary), person: person),
-                    partition: current.partition, offset: current.offset,
-                    input: MessageInput(key: current.key.map { Array($0) }, value: current.value.map { Array($0) })))
+            hold(
+                personWorkoutCodec.encode(CountedWorkout(summary), person: person), to: personWorkoutsTopic,
+                key: person,
+                session: summary.session)
+        }
+        if let sessionClass = summary.sessionClass {
+            hold(
+                classWorkoutCodec.encode(ClassWorkout(summary), sessionClass: sessionClass), to: classWorkoutsTopic,
+                key: sessionClass, session: summary.session)
         }
         metrics.countWorkoutFinished()
         budget.release(1)
     }
 
-    /// Produces the finished workouts' copies held since the last seal to the person stage,
-    /// keyed by person, into the commit epoch being sealed (its tracker, its transaction), each
+    /// Holds a finished workout's copy for a stage, with the input that finished it.
+    private mutating func hold(_ value: [UInt8], to topic: KafkaProducer.Topic, key: String, session: String) {
+        heldCopies.append(
+            HeldStageCopy(
+                topic: topic, key: key, session: session, value: value, partition: current.partition,
+                offset: current.offset,
+                input: MessageInput(key: current.key.map { Array($0) }, value: current.value.map { Array($0) })))
+    }
+
+    /// Produces the finished workouts' copies held since the last seal to the stages, keyed by
+    /// person or class, into the commit epoch being sealed (its tracker, its transaction), each
     /// with its own input. Held rather than produced with the workout: the copies of a busy
-    /// gym spread over the repartition topic's partitions a few at a time, and produced as
+    /// gym spread over the repartition topics' partitions a few at a time, and produced as
     /// they came each partition's batch held one or two records, so the copies took as many
     /// produce requests as all the zone changes; produced together they travel in one batch
-    /// per partition. The person stage needs them within the commit interval, not at once.
-    mutating func releasePersonWorkouts() {
-        guard !heldPersonWorkouts.isEmpty else { return }
-        let held = heldPersonWorkouts
-        heldPersonWorkouts.removeAll(keepingCapacity: true)
+    /// per partition. The stages need them within the commit interval, not at once.
+    mutating func releaseStageCopies() {
+        guard !heldCopies.isEmpty else { return }
+        let held = heldCopies
+        heldCopies.removeAll(keepingCapacity: true)
         for copy in held {
             copy.input.withBuffers { key, value in
                 begin(partition: copy.partition, offset: copy.offset, key: key, value: value)
-                produceOutput(to: personWorkoutsTopic, key: copy.person, session: copy.session) {
+                produceOutput(to: copy.topic, key: copy.key, session: copy.session) {
                     copy.value.withUnsafeBytes($0)
                 }
             }
@@ -183,9 +198,11 @@ struct OutputSink: SessionEventSink {
         beginWithoutRecord(partition: current.partition)
     }
 
-    /// A finished workout's copy for the person stage, with the input that finished it.
-    private struct HeldPersonWorkout {
-        let person: String
+    /// A finished workout's copy for a stage, with the input that finished it.
+    private struct HeldStageCopy {
+        let topic: KafkaProducer.Topic
+        /// The person or class.
+        let key: String
         let session: String
         let value: [UInt8]
         let partition: Int32

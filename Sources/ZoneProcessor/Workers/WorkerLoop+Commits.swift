@@ -35,7 +35,7 @@ extension WorkerLoop {
     /// Ends the current commit epoch: the offsets applied so far, the state they produced
     /// (encoded now, written once the epoch's outputs are delivered) and the outputs' tracker.
     mutating func sealEpoch() {
-        sink.releasePersonWorkouts()
+        sink.releaseStageCopies()
         let changelog = changelogWrites()
         updateLiveSessions()
         if transactions != nil { return commitTransaction(changelog: changelog) }

@@ -111,6 +111,14 @@ struct SettingKey: Sendable {
                 "cap on classes in the class-plan table (every instance holds it whole); new classes over it are refused, counted and logged"
             ),
             SettingKey(
+                "max_classes", processor.maxClasses, .integer(1...1_000_000),
+                "cap on classes in the class stage's table; past it classes of an ended day make room, then new ones are dead-lettered as class_limit"
+            ),
+            SettingKey(
+                "class_day_offset_minutes", processor.classDayOffsetMinutes, .integer(-720...840),
+                "the gym's local time as minutes east of UTC: a class summary's day is the local date of its workouts' starts"
+            ),
+            SettingKey(
                 "max_persons", processor.maxPersons, .integer(1...maximumLiveSessions),
                 "cap on persons in the person stage's table and in the /people table; past it persons idle for 28 days make room, then new ones are dead-lettered as person_limit"
             ),

@@ -32,6 +32,8 @@ extension SettingsLoader {
         configuration.maxProfiles = integer("max_profiles")
         configuration.maxPersons = integer("max_persons")
         configuration.maxClassPlans = integer("max_class_plans")
+        configuration.maxClasses = integer("max_classes")
+        configuration.classDayOffsetMinutes = integer("class_day_offset_minutes")
         configuration.joinWaitMs = integer("join_wait_ms")
         configuration.standbySessions = integer("state.standby_sessions")
         configuration.guarantee = ProcessingGuarantee(rawValue: string("processing_guarantee")) ?? .atLeastOnce

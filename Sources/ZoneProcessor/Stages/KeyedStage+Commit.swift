@@ -8,7 +8,7 @@ import ZoneKafka
 /// The end of each batch: summaries and dead letters out, then the changed logs, then the
 /// offsets (at-least-once, two delivered steps before the commit), or all of it in the
 /// stage's transaction (exactly-once).
-extension PersonStage {
+extension KeyedStage {
     /// Sends the batch's outputs, then its changed logs, and commits its offsets once both
     /// are delivered; what is not delivered stays uncommitted and is read again later.
     func finishBatch() {
@@ -27,25 +27,25 @@ extension PersonStage {
 
     private var offsets: [TopicPartition] {
         nextOffsets.map {
-            TopicPartition(topic: configuration.topics.personWorkouts, partition: $0.key, offset: $0.value)
+            TopicPartition(topic: inputTopic, partition: $0.key, offset: $0.value)
         }
     }
 
     func produceChangedLogs() {
-        for (partition, persons) in changedLogs {
-            for person in persons {
-                // A person removed to make room leaves a tombstone, so a restore does not bring them back.
-                let log = tables[partition]?[person]
+        for (partition, keys) in changedLogs {
+            for key in keys {
+                // A key removed to make room leaves a tombstone, so a restore does not bring it back.
+                let state = tables[partition]?[key]
                 let origin = OutputOrigin(
-                    .personChangelog, of: configuration.topics, partition: partition, offset: -1,
-                    key: Array(person.utf8), value: nil)
+                    aggregation.changelog, of: configuration.topics, partition: partition, offset: -1,
+                    key: Array(key.utf8), value: nil)
                 produce(
-                    topic: configuration.topics.personChangelog, key: person, value: log?.snapshot(),
+                    topic: changelogTopic, key: key, value: state.map { aggregation.snapshot($0) },
                     partition: partition, origin: origin)
             }
         }
         changedLogs.removeAll()
-        metrics.recordPersons(personCount)
+        aggregation.recordKeys(keyCount, in: metrics)
     }
 
     /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,
@@ -61,7 +61,7 @@ extension PersonStage {
         } catch {
             if error.failure == .abortRequired { try? producer.abortTransaction() }
             running.store(false, ordering: .releasing)
-            onFatal(ProcessorError(.committingTransaction, reason: "person stage: \(error)"))
+            onFatal(ProcessorError(.committingTransaction, reason: "\(aggregation.role) stage: \(error)"))
         }
     }
 
@@ -88,7 +88,8 @@ extension PersonStage {
                 }
             }
         }
-        logger.warning("person stage outputs not delivered; their inputs stay uncommitted")
+        logger.warning(
+            "stage outputs not delivered; their inputs stay uncommitted", metadata: ["stage": "\(aggregation.role)"])
         return false
     }
 }
