@@ -70,13 +70,16 @@ import ZoneTestSupport
                 if let sessionClass = summary.sessionClass {
                     let record = classRepartition.encode(ClassWorkout(summary), sessionClass: sessionClass)
                     let decoded = record.withUnsafeBytes { value in
-                        Array(sessionClass.utf8).withUnsafeBytes { key in classRepartition.decode(value: value, key: key) }
+                        Array(sessionClass.utf8).withUnsafeBytes { key in
+                            classRepartition.decode(value: value, key: key)
+                        }
                     }
                     let workout = try decoded.get()
                     #expect(workout.workout == ClassWorkout(summary))
                     var day = classDays[sessionClass] ?? ClassDayLog(sessionClass: sessionClass)
                     if let classSummary = day.count(workout.workout, offsetMinutes: 0) {
-                        classSummaries.append(try JSONSerialization.jsonObject(with: Data(classWriter.write(classSummary))))
+                        classSummaries.append(
+                            try JSONSerialization.jsonObject(with: Data(classWriter.write(classSummary))))
                     }
                     classDays[sessionClass] = day
                 }

@@ -110,7 +110,9 @@ public struct ClassWorkoutCodec {
         let person = root.presentMember("person")
         if let person, person.kind != .string { return .failure(Rejection(.badType, "'person' must be a string")) }
         let figures: [Int64?]
-        switch (optionalInteger("points_tenths"), optionalInteger("calories_kcal"), optionalInteger("kilojoules_tenths")) {
+        switch (
+            optionalInteger("points_tenths"), optionalInteger("calories_kcal"), optionalInteger("kilojoules_tenths")
+        ) {
         case (.success(let points), .success(let calories), .success(let work)): figures = [points, calories, work]
         case (.failure(let rejection), _, _), (_, .failure(let rejection), _), (_, _, .failure(let rejection)):
             return .failure(rejection)

@@ -68,7 +68,8 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     ) throws {
         self.aggregation = aggregation
         limitWarnings = RepeatedWarning(
-            "\(aggregation.role) stage full: new \(aggregation.keysName)' records are dead-lettered as \(aggregation.limitReason.rawValue)")
+            "\(aggregation.role) stage full: new \(aggregation.keysName)' records are dead-lettered as \(aggregation.limitReason.rawValue)"
+        )
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
@@ -78,7 +79,8 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         // two empty fetches a second instead of the workers' hundreds (a broker answers a fetch
         // as soon as data arrives, so summaries are not held back by it).
         consumer = try KafkaConsumer(
-            configuration: configuration.kafka, groupID: Self.groupID(of: configuration, role: aggregation.role), logger: logger,
+            configuration: configuration.kafka, groupID: Self.groupID(of: configuration, role: aggregation.role),
+            logger: logger,
             properties: configuration.memberProperties(StageFetching.lowRate))
         if transactional {
             let id = configuration.transactionalID(role: aggregation.role)
@@ -280,9 +282,12 @@ extension KeyedStage {
     /// read began: the latest record per key, a null value removing the key.
     func restore(partition: Int32) throws(ProcessorError) -> [String: Aggregation.State] {
         var states: [String: Aggregation.State] = [:]
-        try restorer.read(partition: partition, timeoutMs: 300_000, isStopping: { [self] in
-            !running.load(ordering: .acquiring)
-        }) { record in
+        try restorer.read(
+            partition: partition, timeoutMs: 300_000,
+            isStopping: { [self] in
+                !running.load(ordering: .acquiring)
+            }
+        ) { record in
             guard let key = record.key.map({ String(decoding: $0, as: UTF8.self) }) else { return }
             guard let value = record.value else {
                 states[key] = nil
