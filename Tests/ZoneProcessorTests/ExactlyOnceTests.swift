@@ -173,6 +173,52 @@ struct ExactlyOnceTests {
         Self.stopAll(instances)
     }
 
+    /// The class stage killed mid-class: 60 workouts of one class reach its repartition topic
+    /// in three waves, and after the second the one instance counting them is SIGKILLed and
+    /// started again, restoring the class from its changelog. Exactly once: the class has one summary per workout (read committed), with 1 to
+    /// 60 workouts each once, so none was counted twice or lost.
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func aClassStageKilledMidClassCountsEachWorkoutOnce(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 4)
+        defer { broker.stop() }
+        var instances = try Self.started(broker, guarantee: .exactlyOnce, identities: ["a"])
+        let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["class-summaries"])
+        defer { collector.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let sessionClass = "studio-1/spin-0700"
+        func wave(_ range: Range<Int>) throws {
+            for index in range {
+                let start = 1_717_225_200_000 + Int64(index) * 1000
+                let record =
+                    #"{"schema":1,"type":"class_workout","class":"\#(sessionClass)","session":"rider-\#(index)","start_ts":\#(start),"end_ts":\#(start + 2_700_000),"duration_ms":2700000,"person":"rider-\#(index)","points_tenths":\#(100 + index),"calories_kcal":\#(300 + index),"kilojoules_tenths":null,"intensity_ms":[0,0,900000,900000,900000,0],"compliance":{"heart_rate":{"in_ms":2000000,"counted_ms":2700000}}}"#
+                try input.send("zonestream-class-workouts", key: sessionClass, value: Array(record.utf8))
+                try input.flush()
+            }
+        }
+        try wave(0..<20)
+        #expect(collector.wait(seconds: 90) { $0.records("class-summaries").count >= 20 }, "the first wave counted")
+        try wave(20..<40)
+        #expect(instances[0].signal(SIGKILL), "SIGKILL")
+        instances = try Self.started(broker, guarantee: .exactlyOnce, identities: ["a"])
+        try wave(40..<60)
+        let counted = collector.wait(seconds: 120) { $0.records("class-summaries").count >= 60 }
+        #expect(counted, "every workout's summary, read committed")
+        Thread.sleep(forTimeInterval: 2)  // a repeat, if any, would follow its original
+        let summaries = try collector.records("class-summaries").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any])
+        }
+        let workouts = summaries.compactMap { $0["workouts"] as? Int }.sorted()
+        #expect(workouts == Array(1...60), "each workout counted once: \(workouts)")
+        let last = summaries.max { ($0["workouts"] as? Int ?? 0) < ($1["workouts"] as? Int ?? 0) }
+        #expect(last?["people"] as? Int == 60)
+        #expect((last?["leaderboard"] as? [[String: Any]])?.first?["session"] as? String == "rider-59")
+        #expect(collector.records("class-summaries").allSatisfy { $0.key == "\(sessionClass)@2024-06-01" })
+        print(
+            "class stage after SIGKILL, exactly-once: \(summaries.count) summaries, workouts 1 to \(workouts.last ?? 0)"
+        )
+        Self.stopAll(instances)
+    }
+
     /// A zombie: instance `a` frozen (SIGSTOP) while its producer and group membership still
     /// exist, and a new instance started with its transactional id and `group.instance.id`.
     /// Once thawed, the broker itself fences the old one (no injected error), by whichever it
