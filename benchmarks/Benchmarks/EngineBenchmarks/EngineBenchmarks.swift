@@ -29,17 +29,33 @@ let benchmarks: @Sendable () -> Void = {
     // The store's path (adds the id lookup) for heart rate, and for riders' power, the track a
     // session keeps on the heap once used.
     let watts: [Double] = (0..<1024).map { (index: Int) -> Double in 200.0 + 80.0 * sin(Double(index) / 40.0) }
-    for (name, quantity, readings) in [
-        ("SessionStore.applySample (1000 sessions)", Quantity.heartRate, values),
-        ("SessionStore.applySample, power (1000 sessions)", Quantity.cyclingPower, watts),
+    // A coached class's plan: 200 one-minute steps, alternating work in heart-rate zones 3-4 with
+    // at least 180 W and recovery in zones 1-2, over the benchmark's whole span.
+    let intervals = (0..<200).map { index in
+        index % 2 == 0
+            ? PlanStep(
+                purpose: .work, durationMs: 60_000,
+                targets: PerQuantity(
+                    heartRate: .zones(low: 3, high: 4), cyclingPower: .values(minimum: 180, maximum: nil)))
+            : PlanStep(
+                purpose: .recovery, durationMs: 60_000,
+                targets: PerQuantity(heartRate: .zones(low: 1, high: 2), cyclingPower: nil))
+    }
+    let plan = WorkoutPlan(name: "intervals", source: .class, anchor: 0, steps: intervals)
+    for (name, quantity, readings, planned) in [
+        ("SessionStore.applySample (1000 sessions)", Quantity.heartRate, values, false),
+        ("SessionStore.applySample, power (1000 sessions)", Quantity.cyclingPower, watts, false),
+        ("SessionStore.applySample with a plan (1000 sessions)", Quantity.heartRate, values, true),
+        ("SessionStore.applySample, power with a plan (1000 sessions)", Quantity.cyclingPower, watts, true),
     ] {
         Benchmark(name, configuration: configuration) { benchmark in
             var store = SessionStore(settings: settings)
             var sink = RecordingSink()
             let ids = (0..<1000).map { "s\($0)" }
             for id in ids {
+                let start = SessionStartRequest(person: "p", plan: planned ? plan : nil)
                 store.handle(
-                    WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(SessionStartRequest(person: "p"))),
+                    WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(start)),
                     wallMs: 0, profiles: { _ in profile }, sink: &sink)
             }
             var sinkCounter = CountingSink()
@@ -62,6 +78,9 @@ struct CountingSink: SessionEventSink {
     var changes = 0
     mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
     {
+        changes += 1
+    }
+    mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
         changes += 1
     }
     mutating func workoutFinished(_ summary: WorkoutSummary) {}
