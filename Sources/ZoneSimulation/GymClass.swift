@@ -31,6 +31,8 @@ public struct GymClass: Sendable {
     }
 
     public private(set) var members: [Member]
+    /// Names the classes: `<session prefix>/spin` and `<session prefix>/hiit`.
+    private var classPrefix = "studio"
     public let durationSeconds: Int
     public let startMs: Int64
     private var random: SplitMix64
@@ -60,6 +62,10 @@ public struct GymClass: Sendable {
     /// share a person prefix share their members.
     public mutating func renameSessions(prefix: String, personPrefix: String? = nil) {
         let personPrefix = personPrefix ?? prefix
+        // A class of its own per run and wave: a class's plan is read as of its sessions'
+        // first events, or later, so a plan republished for the next wave could meet the
+        // sessions of this one (contract, section 1).
+        classPrefix = prefix
         for index in members.indices {
             let member = members[index]
             members[index] = Member(
@@ -95,7 +101,43 @@ public struct GymClass: Sendable {
 
     /// The class a member's session belongs to: bikes in the spin studio, the rest in HIIT.
     func className(of member: Member) -> String {
-        member.ftp == nil ? "studio-2/hiit" : "studio-1/spin"
+        member.ftp == nil ? "\(classPrefix)/hiit" : "\(classPrefix)/spin"
+    }
+
+    /// Whether a member brings a plan of their own in the session start (one in seven).
+    static func hasOwnPlan(_ index: Int) -> Bool { index % 7 == 5 }
+
+    /// The coach's plans of the class's studios on `class-plans`, anchored at the class's
+    /// start and following its effort curve: warm-up in zones 2-3, intervals of 20 s on (zones
+    /// 4-5, and on bikes at least 200 W) and 20 s off (zones 2-3), recovery in zones 1-2, and
+    /// a cool-down without a target.
+    public func classPlans(topic: String) -> [Record] {
+        let total = max(5, durationSeconds)
+        let warmup = max(1, total / 5)
+        let intervals = max(1, total / 2 / 40)
+        let recovery = max(1, total * 15 / 100)
+        let cooldown = max(1, total - warmup - intervals * 40 - recovery)
+        func step(_ purpose: String, _ seconds: Int, _ target: String?) -> String {
+            "{\"purpose\":\"\(purpose)\",\"duration_ms\":\(seconds * 1000)"
+                + (target.map { ",\"target\":{\($0)}" } ?? "") + "}"
+        }
+        return [(false, "hiit"), (true, "spin")].map { bikes, studio in
+            let power = bikes ? ",\"cycling_power\":{\"min\":200}" : ""
+            let steps = [
+                step("warmup", warmup, "\"heart_rate\":{\"zones\":[2,3]}"),
+                "{\"repeat\":\(intervals),\"steps\":["
+                    + step("work", 20, "\"heart_rate\":{\"zones\":[4,5]}\(power)") + ","
+                    + step("recovery", 20, "\"heart_rate\":{\"zones\":[2,3]}") + "]}",
+                step("recovery", recovery, "\"heart_rate\":{\"zones\":[1,2]}"),
+                step("cooldown", cooldown, nil),
+            ]
+            let name = "\(classPrefix)/\(studio)"
+            return Record(
+                topic: topic, key: name,
+                value:
+                    "{\"class\":\"\(name)\",\"start_ts\":\(startMs),\"plan\":\"\(studio)-intervals\",\"steps\":[\(steps.joined(separator: ","))]}"
+            )
+        }
     }
 
     /// The class plan: effort from 0 (rest) to 1 (all out) at a second of the class.
@@ -127,6 +169,11 @@ public struct GymClass: Sendable {
                 start +=
                     ",\"activity\":\"\(member.multiSport ? "multisport" : (member.ftp == nil ? "running" : "cycling"))\""
                 start += ",\"class\":\"\(className(of: member))\""
+                if Self.hasOwnPlan(index) {
+                    start +=
+                        ",\"plan\":{\"plan\":\"steady\",\"steps\":[{\"purpose\":\"work\",\"duration_ms\":\(min(86_400, max(1, durationSeconds)) * 1000),"
+                        + "\"target\":{\"heart_rate\":{\"zones\":[2,3]}}}]}"
+                }
                 if let zones = member.appZones {
                     start +=
                         ",\"zones\":{\"heart_rate\":{\"boundaries\":[\(zones.map { String(Int($0)) }.joined(separator: ","))]}}"

@@ -21,6 +21,9 @@ public struct LoadGenerator: Sendable {
     /// Profiles to publish before the events.
     public func profiles(topic: String) -> [GymClass.Record] { gym.profiles(topic: topic) }
 
+    /// The class plans to publish before the events.
+    public func classPlans(topic: String) -> [GymClass.Record] { gym.classPlans(topic: topic) }
+
     /// Whether every second of the class has been generated.
     public var isFinished: Bool { second > plan.sessionSeconds }
 

@@ -5,20 +5,19 @@ import ZoneKafka
 
 /// `loadgen --check`: ZoneStream's outputs read back and compared with the oracle's.
 extension LoadgenCommand {
-    /// Reads `workouts-finished`, `zone-changes` and `person-summaries` (read_committed) until
-    /// every expected output has arrived (or the timeout): each expected finished workout,
-    /// zone-change event and person summary must be there, and every copy of it (repeats are
-    /// allowed after a failure, unless --exactly-once) must equal the oracle's.
-    func checkResults(
-        expected: [String: Any], expectedChanges: [String: Any],
-        expectedSummaries: [String: PersonSummaryTally.Expectation],
-        kafka: KafkaConfiguration, logger: Logger
-    ) throws {
+    /// Reads `workouts-finished`, `zone-changes`, `target-changes`, `person-summaries` and
+    /// `class-summaries` (read_committed) until every expected output has arrived (or the
+    /// timeout): each expected finished workout, zone and target change, person summary and
+    /// class summary must be there, and every copy of it (repeats are allowed after a failure,
+    /// unless --exactly-once) must equal the oracle's.
+    func checkResults(oracle: LoadOracle, expected: [String: Any], kafka: KafkaConfiguration, logger: Logger) throws {
         let reader = try OutputReader(kafka: kafka, logger: logger, isolation: "read_committed")
         defer { reader.close() }
         var finished = OutputTally(expected: expected, idField: "session")
-        var changes = OutputTally(expected: expectedChanges, idField: "event_id")
-        var summaries = PersonSummaryTally(expected: expectedSummaries)
+        var changes = OutputTally(expected: oracle.expectedZoneChanges(), idField: "event_id")
+        var targets = OutputTally(expected: oracle.expectedTargetChanges(), idField: "event_id")
+        var summaries = SummaryTally.persons(oracle.expectedPersonSummaries())
+        var classes = SummaryTally.classDays(oracle.expectedClassSummaries())
         let deadline = Date().addingTimeInterval(Double(checkTimeoutS))
         let tally: (KafkaRecord) -> Void = { record in
             guard let value = record.value,
@@ -27,10 +26,15 @@ extension LoadgenCommand {
             switch record.topic {
             case "workouts-finished": finished.add(object)
             case "person-summaries": summaries.add(object)
+            case "class-summaries": classes.add(object)
+            case "target-changes": targets.add(object)
             default: changes.add(object)
             }
         }
-        while !(finished.isComplete && changes.isComplete && summaries.isCorrect) && Date() < deadline {
+        func done() -> Bool {
+            finished.isComplete && changes.isComplete && targets.isComplete && summaries.isCorrect && classes.isCorrect
+        }
+        while !done() && Date() < deadline {
             reader.poll(tally)
         }
         var aborted = ""
@@ -53,16 +57,18 @@ extension LoadgenCommand {
         }
         print(
             "check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes")); "
-                + "\(summaries.summary())\(aborted)")
-        for tally in [finished, changes] {
+                + "\(targets.summary(noun: "target changes")); \(summaries.summary()); \(classes.summary())\(aborted)")
+        for tally in [finished, changes, targets] {
             guard let (id, got) = tally.firstMismatch, let wanted = tally.expected[id] else { continue }
             printMismatch(id: id, expected: wanted, actual: got)
         }
-        if let (person, wanted, got) = summaries.firstMismatch {
-            printMismatch(id: person, expected: wanted, actual: got)
+        for tally in [summaries, classes] {
+            if let (key, wanted, got) = tally.firstMismatch { printMismatch(id: key, expected: wanted, actual: got) }
         }
-        guard finished.isCorrect && changes.isCorrect && summaries.isCorrect else { throw ExitCode.failure }
-        if exactlyOnce && (finished.repeats > 0 || changes.repeats > 0 || summaries.repeats > 0) {
+        guard finished.isCorrect && changes.isCorrect && targets.isCorrect && summaries.isCorrect && classes.isCorrect
+        else { throw ExitCode.failure }
+        let repeated = [finished.repeats, changes.repeats, targets.repeats, summaries.repeats, classes.repeats]
+        if exactlyOnce && repeated.contains(where: { $0 > 0 }) {
             throw ExitCode.failure
         }
     }

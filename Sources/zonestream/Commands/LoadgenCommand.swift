@@ -92,6 +92,8 @@ struct LoadgenCommand: AsyncParsableCommand {
             if wave == 0 || plan.personPrefix == nil {
                 try run.sendProfiles(generator.profiles(topic: "zone-profiles"), settleMs: profileSettleMs)
             }
+            // Each class's plan, anchored at this wave's start, before its sessions start.
+            try run.sendClassPlans(generator.classPlans(topic: "class-plans"))
             var second = 0
             while !generator.isFinished {
                 if stop.isRaised || (durationS > 0 && run.elapsed >= Double(durationS)) {
@@ -114,9 +116,7 @@ struct LoadgenCommand: AsyncParsableCommand {
         guard dropouts == 0 && duplicates == 0 && late == 0 && malformed == 0 else {
             throw ValidationError("--check needs clean traffic (no injected faults)")
         }
-        try checkResults(
-            expected: expected, expectedChanges: run.oracle.expectedZoneChanges(),
-            expectedSummaries: run.oracle.expectedPersonSummaries(), kafka: kafka, logger: logger)
+        try checkResults(oracle: run.oracle, expected: expected, kafka: kafka, logger: logger)
     }
 
     /// The plan of one class: its seed, faults, ids (members shared by every class when the

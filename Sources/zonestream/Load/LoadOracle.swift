@@ -8,11 +8,23 @@ struct LoadOracle {
     private var decoder = WorkoutEventDecoder()
     private var profileDecoder = ProfileDecoder()
     private var profiles: [String: PersonProfile] = [:]
+    private var classPlanDecoder = ClassPlanDecoder()
+    private var classPlans: [String: WorkoutPlan] = [:]
+    /// Days in the gym's local time (`class_day_offset_minutes`) of the processor checked.
+    let classDayOffsetMinutes: Int
     private var store: SessionStore
     private var sink = RecordingSink()
 
-    init(settings: EngineSettings) {
+    init(settings: EngineSettings, classDayOffsetMinutes: Int = 0) {
         store = SessionStore(settings: settings)
+        self.classDayOffsetMinutes = classDayOffsetMinutes
+    }
+
+    mutating func classPlan(key: String, value: String) {
+        let outcome = Array(value.utf8).withUnsafeBytes { value in
+            Array(key.utf8).withUnsafeBytes { key in classPlanDecoder.decode(value: value, key: key) }
+        }
+        if case .success(.upsert(let sessionClass, let plan)) = outcome { classPlans[sessionClass] = plan }
     }
 
     mutating func profile(key: String, value: String) {
@@ -23,7 +35,8 @@ struct LoadOracle {
     mutating func event(key: String, value: String) {
         guard case .success(let event) = decoder.decode(value: Array(value.utf8), key: Array(key.utf8)) else { return }
         let profiles = profiles
-        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, sink: &sink)
+        let classPlans = classPlans
+        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, sink: &sink)
     }
 
     /// The expected `zone_change` events by event_id, as JSON objects.
@@ -41,9 +54,44 @@ struct LoadOracle {
         return expected
     }
 
+    /// The expected `target_change` events by event_id, as JSON objects.
+    func expectedTargetChanges() -> [String: Any] {
+        var writer = TargetChangeWriter()
+        var expected: [String: Any] = [:]
+        for output in sink.outputs {
+            guard case .targetChange(let change, let session, let person, let sessionClass) = output else { continue }
+            let bytes = Data(writer.write(change, session: session, person: person, sessionClass: sessionClass))
+            guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
+                let id = object["event_id"] as? String
+            else { continue }
+            expected[id] = object
+        }
+        return expected
+    }
+
+    /// Each class day's last `class_summary` once all its workouts are counted, by
+    /// `<class>@<day>`, with how many workouts it had.
+    func expectedClassSummaries() -> [String: SummaryTally.Expectation] {
+        var days: [String: ClassDayLog] = [:]
+        var latest: [String: (summary: ClassSummary, workouts: Int)] = [:]
+        for workout in sink.finished {
+            guard let sessionClass = workout.sessionClass else { continue }
+            var day = days[sessionClass] ?? ClassDayLog(sessionClass: sessionClass)
+            if let summary = day.count(ClassWorkout(workout), offsetMinutes: classDayOffsetMinutes) {
+                latest[summary.key] = (summary, summary.workouts)
+            }
+            days[sessionClass] = day
+        }
+        var writer = ClassSummaryWriter()
+        return latest.compactMapValues { entry in
+            (try? JSONSerialization.jsonObject(with: Data(writer.write(entry.summary))) as? [String: Any])
+                .map { SummaryTally.Expectation(summary: $0, workouts: entry.workouts) }
+        }
+    }
+
     /// Each person's last `person_summary` once all their workouts are counted, in the order
     /// the run finished them, with how many workouts they had.
-    func expectedPersonSummaries() -> [String: PersonSummaryTally.Expectation] {
+    func expectedPersonSummaries() -> [String: SummaryTally.Expectation] {
         var logs: [String: PersonTrainingLog] = [:]
         var latest: [String: (summary: PersonSummary, workouts: Int)] = [:]
         for workout in sink.finished {
@@ -57,7 +105,7 @@ struct LoadOracle {
         var writer = PersonSummaryWriter()
         return latest.compactMapValues { entry in
             (try? JSONSerialization.jsonObject(with: Data(writer.write(entry.summary))) as? [String: Any])
-                .map { PersonSummaryTally.Expectation(summary: $0, workouts: entry.workouts) }
+                .map { SummaryTally.Expectation(summary: $0, workouts: entry.workouts) }
         }
     }
 

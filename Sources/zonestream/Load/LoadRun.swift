@@ -43,6 +43,14 @@ struct LoadRun {
         Thread.sleep(forTimeInterval: Double(settleMs) / 1000)
     }
 
+    /// Sends class plans; like profiles, they are read as of each session's first event.
+    mutating func sendClassPlans(_ records: [GymClass.Record]) throws {
+        for record in records {
+            try send(record)
+            oracle.classPlan(key: record.key, value: record.value)
+        }
+    }
+
     /// Sends one second of a class's events, then waits as long as `rate` (records/s, 0: flat
     /// out) asks.
     mutating func send(_ records: [GymClass.Record], rate: Int) throws {

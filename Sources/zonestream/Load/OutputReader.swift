@@ -5,7 +5,7 @@ import ZoneKafka
 /// A reader of every partition of some topics (by default the outputs) from the beginning,
 /// with no group.
 final class OutputReader {
-    static let topics = ["workouts-finished", "zone-changes", "person-summaries"]
+    static let topics = ["workouts-finished", "zone-changes", "target-changes", "person-summaries", "class-summaries"]
     let consumer: KafkaConsumer
     let partitions: [TopicPartition]
     private(set) var recordsRead = 0

@@ -1,28 +1,47 @@
 import Foundation
 import ZoneSimulation
 
-/// Person summaries compared with the oracle's: each person's latest summary must equal the
-/// one the oracle reached after all their workouts. `last_session` is compared only for a
-/// person with one workout, since workouts of several sessions may reach the person stage in
-/// any order. A summary that repeats an earlier one exactly is counted as a repeat.
-struct PersonSummaryTally {
+/// Person or class summaries compared with the oracle's: each key's latest summary (a person's,
+/// a class day's) must equal the one the oracle reached after all its workouts.
+/// `last_session` is compared only for a key with one workout, since workouts of several
+/// sessions may reach a stage in any order. A summary that repeats an earlier one exactly is
+/// counted as a repeat.
+struct SummaryTally {
     struct Expectation {
         let summary: [String: Any]
         let workouts: Int
     }
 
     let expected: [String: Expectation]
+    /// The key a summary belongs to, and what the keys are called.
+    let key: ([String: Any]) -> String?
+    let noun: String
     private(set) var latest: [String: [String: Any]] = [:]
     private(set) var received = 0
     private var seenText: [String: Set<String>] = [:]
     private(set) var repeats = 0
 
-    init(expected: [String: Expectation]) {
+    init(expected: [String: Expectation], noun: String, key: @escaping ([String: Any]) -> String?) {
         self.expected = expected
+        self.noun = noun
+        self.key = key
+    }
+
+    /// Person summaries, by person.
+    static func persons(_ expected: [String: Expectation]) -> SummaryTally {
+        SummaryTally(expected: expected, noun: "persons'") { $0["person"] as? String }
+    }
+
+    /// Class summaries, by `<class>@<day>`.
+    static func classDays(_ expected: [String: Expectation]) -> SummaryTally {
+        SummaryTally(expected: expected, noun: "class days'") { object in
+            guard let sessionClass = object["class"] as? String, let day = object["day"] as? String else { return nil }
+            return "\(sessionClass)@\(day)"
+        }
     }
 
     mutating func add(_ object: [String: Any]) {
-        guard let person = object["person"] as? String, expected[person] != nil else { return }
+        guard let person = key(object), expected[person] != nil else { return }
         received += 1
         latest[person] = object
         let text =
@@ -52,7 +71,7 @@ struct PersonSummaryTally {
 
     func summary() -> String {
         let matching = expected.keys.filter(matches).count
-        var text = "\(matching) of \(expected.count) persons' latest summaries match the oracle (\(received) read)"
+        var text = "\(matching) of \(expected.count) \(noun) latest summaries match the oracle (\(received) read)"
         if missing > 0 { text += ", \(missing) missing" }
         if !differing.isEmpty { text += ", \(differing.count) differ: \(differing.prefix(5))" }
         if repeats > 0 { text += ", \(repeats) repeats (identical)" }
