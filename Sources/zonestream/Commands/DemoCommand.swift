@@ -97,7 +97,8 @@ struct GymClassService: Service {
             memberCount: members, durationSeconds: seconds, seed: seed,
             startMs: Int64(Date().timeIntervalSince1970 * 1000) - Int64(seconds) * 1000)
         let producer = try KafkaProducer(configuration: kafka)
-        for record in gym.profiles(topic: "zone-profiles") {
+        // The members' profiles and the coach's interval plans of the class's studios.
+        for record in gym.profiles(topic: "zone-profiles") + gym.classPlans(topic: "class-plans") {
             try producer.produce(
                 topic: record.topic, key: Array(record.key.utf8), value: Array(record.value.utf8), tracker: nil)
         }
