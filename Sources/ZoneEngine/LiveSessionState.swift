@@ -33,6 +33,8 @@ public struct LiveSessionState: Sendable, Equatable {
     /// The person's maximum heart rate (profile `max_hr`, else from age as the system zones
     /// compute it), nil when unknown; boards show the current heart rate as a share of it.
     public let maximumHeartRate: Double?
+    /// Where the session stands in its plan; nil without one.
+    public let target: LiveTarget?
     /// Points, calories and work so far, credited through each quantity's last accepted
     /// sample, as `durations` are; worked out when read.
     public var effort: WorkoutEffort { effortSums.effort }
@@ -46,6 +48,21 @@ public struct LiveSessionState: Sendable, Equatable {
         else { return nil }
         let percent = (100 * current / maximum).rounded()
         return percent.isFinite && abs(percent) < 1e9 ? Int(percent) : nil
+    }
+}
+
+/// A live session's place in its plan: the step its latest time falls in, and per quantity the
+/// last published target state (what `target-changes` consumers saw last).
+public struct LiveTarget: Sendable, Equatable {
+    public let plan: WorkoutPlan
+    /// The step (0-based) holding the session's latest time; nil outside the plan's steps.
+    public let step: Int?
+    public let states: PerQuantity<TargetChange.State?>
+
+    /// The status of `quantity` in the current step, nil when none was published in it.
+    public func status(of quantity: Quantity) -> TargetStatus? {
+        guard let step, let state = states[quantity], state.step == step else { return nil }
+        return state.status
     }
 }
 
@@ -67,6 +84,13 @@ extension WorkoutSession {
         return LiveSessionState(
             session: id, person: person, name: profile?.name, sessionClass: sessionClass, activity: activity,
             startTimestamp: startTimestamp, latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups,
-            maximumHeartRate: SystemZones.maximumHeartRate(for: profile), effortSums: effortSums)
+            maximumHeartRate: SystemZones.maximumHeartRate(for: profile),
+            target: plan.map { plan in
+                LiveTarget(
+                    plan: plan, step: plan.step(at: latestTimestamp),
+                    states: PerQuantity(
+                        heartRate: tracks.heartRate.target?.publishedState,
+                        cyclingPower: tracks.cyclingPower.target?.publishedState))
+            }, effortSums: effortSums)
     }
 }

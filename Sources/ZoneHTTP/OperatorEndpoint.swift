@@ -52,6 +52,11 @@ public struct OperatorEndpoint: Sendable {
             let raw = context.parameters.getCatchAll().joined(separator: "/")
             return session(raw.removingPercentEncoding ?? raw)
         }
+        // A class id may hold `/` (`studio-3/spin-0700`), as a session id may.
+        router.get("classes/**") { _, context in
+            let raw = context.parameters.getCatchAll().joined(separator: "/")
+            return liveClass(raw.removingPercentEncoding ?? raw)
+        }
         router.get("people/:id") { _, context in
             let raw = try context.parameters.require("id")
             return person(raw.removingPercentEncoding ?? raw)
@@ -128,6 +133,21 @@ public struct OperatorEndpoint: Sendable {
         let body = OutputEncoder.liveSessionPage(
             page, matching: matching.count, nextCursor: more ? page.last?.session : nil,
             nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// A class as it runs: its plan's step now, and its live members (the group-wide table).
+    func liveClass(_ sessionClass: String) -> Response {
+        let members = processor.sessionDirectory.allSessions().map(\.state).filter { $0.sessionClass == sessionClass }
+        let plan = processor.classPlans.plan(for: sessionClass)
+        guard !members.isEmpty || plan != nil else {
+            let quoted = String(decoding: OutputEncoder.jsonString(sessionClass), as: UTF8.self)
+            return Self.json(.notFound, #"{"error":"no plan and no live session for this class","class":\#(quoted)}"#)
+        }
+        let body = OutputEncoder.liveClass(
+            sessionClass, plan: plan, members: members, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))

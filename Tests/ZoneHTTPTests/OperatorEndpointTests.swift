@@ -31,6 +31,63 @@ struct OperatorEndpointTests {
         }
     }
 
+    /// A coached class live: `GET /classes/{class}` shows the class plan's step now with the
+    /// time left, each member's target status and the live leaderboard; `/sessions/{id}` shows
+    /// the member's place in the plan.
+    @Test func aCoachedClassIsShownLive() throws {
+        let broker = try TestBroker(.mock, partitions: 2)
+        defer { broker.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let sessionClass = "studio-4/spin-1800"
+        let plan =
+            #"{"class":"\#(sessionClass)","start_ts":\#(now - 60_000),"plan":"live-intervals","steps":[{"purpose":"warmup","duration_ms":600000,"target":{"heart_rate":{"min":100,"max":150}}},{"purpose":"work","duration_ms":600000}]}"#
+        try input.send("class-plans", key: sessionClass, value: Array(plan.utf8))
+        for (index, value) in [120, 160].enumerated() {
+            let session = "rider-\(index)"
+            try input.send(
+                "workout-events", key: session,
+                value: Array(
+                    #"{"type":"session_start","session":"\#(session)","ts":\#(now - 30_000),"class":"\#(sessionClass)"}"#
+                        .utf8))
+            try input.send(
+                "workout-events", key: session,
+                value: Array(
+                    #"{"type":"sample","session":"\#(session)","ts":\#(now - 20_000),"quantity":"heart_rate","value":\#(value)}"#
+                        .utf8))
+        }
+        try input.flush()
+        try Self.serving([
+            "--bootstrap-servers", broker.bootstrapServers, "--set", "group_id=coached", "--set",
+            "commit_interval_ms=200",
+        ]) { client in
+            let encoded = sessionClass.replacingOccurrences(of: "/", with: "%2F")
+            let live = try Self.poll { () -> [String: Any]? in
+                let response = try client("/classes/\(encoded)")
+                guard response.status == 200,
+                    let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any],
+                    (object["members"] as? [Any])?.count == 2
+                else { return nil }
+                return object
+            }
+            let view = try #require(live, "the class's members never showed")
+            #expect(view["plan"] as? String == "live-intervals")
+            #expect((view["step"] as? [String: Any])?["index"] as? Int == 1)
+            let left = view["time_left_ms"] as? Int ?? 0
+            #expect(left > 400_000 && left <= 540_000, "\(left)")
+            let members = view["members"] as? [[String: Any]] ?? []
+            let statuses = members.map { ($0["status"] as? [String: Any])?["heart_rate"] as? String }
+            #expect(statuses == ["in", "above"], "\(members)")
+            let session = try client("/sessions/rider-1")
+            let object = try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any]
+            let planned = object?["plan"] as? [String: Any]
+            #expect(planned?["source"] as? String == "class" && planned?["steps"] as? Int == 2, "\(session.body)")
+            #expect((planned?["status"] as? [String: Any])?["heart_rate"] as? String == "above")
+            #expect(try client("/classes/no-such-class").status == 404)
+        } port: { _ in
+        }
+    }
+
     /// `GET /sessions` pages through the group's live sessions by id; ids may hold `/`;
     /// `zonestream sessions` prints them.
     @Test(arguments: BrokerKind.selected)

@@ -36,6 +36,7 @@ extension OutputEncoder {
             "points": state.effort.heartRate.map { Build.real(Double($0.pointsTenths) / 10) },
             "calories_kcal": state.effort.heartRate?.caloriesKcal.map(Build.integer),
             "kilojoules": state.effort.kilojoulesTenths.map { Build.real(Double($0) / 10) },
+            "plan": state.target.map(livePlan),
             "zone_groups": keyed(
                 state.zoneGroups.map { group in
                     (
@@ -62,5 +63,81 @@ extension OutputEncoder {
         var writer = JSONTextWriter(capacity: text.utf8.count + 2)
         writer.appendString(text)
         return writer.takeBytes()
+    }
+}
+
+extension OutputEncoder {
+    /// A live session's `plan`: its name and source, how many steps, the current step with its
+    /// targets (null outside the plan's steps) and each targeted quantity's status in it.
+    static func livePlan(_ target: LiveTarget) -> JanssonBuilder.Value {
+        let plan = target.plan
+        var status: [(String, JanssonBuilder.Value)] = []
+        for quantity in Quantity.allCases {
+            if let value = target.status(of: quantity) { status.append((quantity.name, Build.string(value.name))) }
+        }
+        return Build.object([
+            "plan": Build.optionalString(plan.name),
+            "source": Build.string(plan.source.rawValue),
+            "steps": Build.integer(plan.steps.count),
+            "start_ts": Build.integer(plan.anchor),
+            "end_ts": Build.integer(plan.end),
+            "step": target.step.map { step(plan, $0) },
+            "status": keyed(status),
+        ])
+    }
+
+    /// A step with its place and targets, as a board shows it.
+    static func step(_ plan: WorkoutPlan, _ index: Int) -> JanssonBuilder.Value {
+        var targets: [(String, JanssonBuilder.Value)] = []
+        for quantity in Quantity.allCases {
+            guard let target = plan.steps[index].targets[quantity] else { continue }
+            var writer = JSONTextWriter(capacity: 64)
+            writer.appendTarget(target)
+            targets.append((quantity.name, json_loadb(writer.bytes, writer.bytes.count, 0, nil)))
+        }
+        return Build.object([
+            "index": Build.integer(index + 1),
+            "purpose": Build.string(plan.steps[index].purpose.rawValue),
+            "start_ts": Build.integer(plan.start(ofStep: index)),
+            "end_ts": Build.integer(plan.end(ofStep: index)),
+            "targets": keyed(targets),
+        ])
+    }
+
+    /// A class as it runs (`GET /classes/{class}`): its plan's current step at `nowMs` with the
+    /// time left in it, each member's target status, and the live leaderboard by points so far.
+    public static func liveClass(
+        _ sessionClass: String, plan: WorkoutPlan?, members: [LiveSessionState], nowMs: Int64
+    ) -> [UInt8] {
+        let current = plan.flatMap { $0.step(at: nowMs) }
+        func points(_ state: LiveSessionState) -> Int64 { state.effort.heartRate?.pointsTenths ?? -1 }
+        func entry(_ state: LiveSessionState) -> JanssonBuilder.Value {
+            var status: [(String, JanssonBuilder.Value)] = []
+            for quantity in Quantity.allCases {
+                if let value = state.target?.status(of: quantity) {
+                    status.append((quantity.name, Build.string(value.name)))
+                }
+            }
+            return Build.object([
+                "session": Build.string(state.session),
+                "person": Build.optionalString(state.person),
+                "name": Build.optionalString(state.name),
+                "status": keyed(status),
+                "points": state.effort.heartRate.map { Build.real(Double($0.pointsTenths) / 10) },
+                "calories_kcal": state.effort.heartRate?.caloriesKcal.map(Build.integer),
+            ])
+        }
+        let ranked = members.sorted { points($0) != points($1) ? points($0) > points($1) : $0.session < $1.session }
+        return Build.dump(
+            Build.object([
+                "class": Build.string(sessionClass),
+                "plan": plan.map { Build.optionalString($0.name) },
+                "now_ts": Build.integer(nowMs),
+                "step": plan.flatMap { plan in current.map { step(plan, $0) } },
+                "steps": plan.map { Build.integer($0.steps.count) },
+                "time_left_ms": plan.flatMap { plan in current.map { Build.integer(plan.end(ofStep: $0) - nowMs) } },
+                "members": Build.array(members.sorted { $0.session < $1.session }.map(entry)),
+                "leaderboard": Build.array(ranked.prefix(10).map(entry)),
+            ]))
     }
 }

@@ -55,6 +55,12 @@ struct TargetTrack: Sendable {
 
     var plan: WorkoutPlan { storage.plan }
 
+    /// The last published state, nil before the first.
+    var publishedState: TargetChange.State? {
+        storage.publishedStep < 0
+            ? nil : TargetChange.State(step: storage.publishedStep, status: storage.publishedStatus)
+    }
+
     /// Milliseconds of `step` (0-based) with `status`.
     func milliseconds(step: Int, _ status: TargetStatus) -> Int64 { storage.counts[step * 3 + Int(status.rawValue)] }
 

@@ -37,6 +37,18 @@ public final class WorkoutPlan: Sendable {
     public var end: Int64 { starts[starts.count - 1] }
 
     public func start(ofStep index: Int) -> Int64 { starts[index] }
+
+    /// The step (0-based) that holds `timestamp`; nil before the anchor or after the end.
+    public func step(at timestamp: Int64) -> Int? {
+        guard timestamp >= anchor, timestamp < end else { return nil }
+        var low = 0
+        var high = steps.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= timestamp { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
     public func end(ofStep index: Int) -> Int64 { starts[index + 1] }
 
     /// The most steps a plan has once flattened (contract, section 3).
