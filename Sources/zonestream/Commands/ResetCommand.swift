@@ -52,6 +52,7 @@ struct ResetCommand: AsyncParsableCommand {
         let topics = configuration.topics
         for (member, topic, memberTarget) in [
             (group, topics.workoutEvents, target), ("\(group).people", topics.personWorkouts, .latest),
+            ("\(group).classes", topics.classWorkouts, .latest),
         ] {
             for change in try tool.reset(group: member, topic: topic, to: memberTarget, dryRun: dryRun) {
                 let before = change.before < 0 ? "none" : "\(change.before)"
@@ -59,7 +60,7 @@ struct ResetCommand: AsyncParsableCommand {
                     "\(verb) \(member) \(topic)/\(change.partition.partition): \(before) -> \(change.partition.offset)")
             }
         }
-        for topic in [topics.changelog, topics.personChangelog] {
+        for topic in [topics.changelog, topics.personChangelog, topics.classChangelog] {
             let cleared = try tool.clearState(topic: topic, dryRun: dryRun)
             print("\(dryRun ? "would clear" : "cleared") \(topic): \(cleared) keys")
         }
