@@ -75,6 +75,7 @@ extension BoardPage {
           tile.dataset.session = id;
           tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
             '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div>' +
+            '<div class="target"></div>' +
             '<div class="effort"><span class="first"></span><span class="rest"></span></div><div class="other"></div>' +
             '<div class="minutes"></div><div class="minutes-labels"></div>';
           return tile;
@@ -118,6 +119,7 @@ extension BoardPage {
           for (const [id, tile] of tiles) {
             tile.classList.toggle("nosignal", !tile.classList.contains("paused") && newest - (latest.get(id) || newest) > maxGapMs);
           }
+          refreshStep(newest);
         }
 
         function sortTiles() {
@@ -181,6 +183,13 @@ extension BoardPage {
           percent.textContent = session.percent_max_hr === null || session.percent_max_hr === undefined ? "" : `${session.percent_max_hr}%`;
           percent.title = session.max_hr ? `of max heart rate ${Math.round(session.max_hr)} bpm` : "";
           tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
+          // The plan's current step: the member's target for the quantity shown and where they stand.
+          const step = session.plan ? session.plan.step : null;
+          const target = step && step.targets ? step.targets[quantity] : null;
+          const status = session.plan && session.plan.status ? session.plan.status[quantity] : undefined;
+          tile.dataset.target = target && status ? status : "";
+          tile.querySelector(".target").textContent = target ? `${status ? statusWords[status] : "target"} ${describeTarget(target, quantity)}` : "";
+          if (step) showStep(step, session.plan);
           const others = Object.entries(session.zone_groups || {}).filter(([name]) => name !== quantity);
           tile.querySelector(".other").textContent = others
             .map(([name, other]) => `${formatValue(other.current_value)} ${units[name]}` +
@@ -191,7 +200,9 @@ extension BoardPage {
           minutes.replaceChildren(...zones.map(zone => {
             const bar = document.createElement("div");
             bar.style.height = `${Math.max(6, (100 * zone.duration_ms) / most)}%`;
-            bar.className = zone.index === current ? "current" : "";
+            const inTarget = target && target.zones && zone.index >= target.zones[0] &&
+              (zone.index <= target.zones[1] || (zone.index === zones.length && target.zones[1] > zones.length));
+            bar.className = (zone.index === current ? "current" : "") + (inTarget ? " target" : "");
             bar.title = `Zone ${zone.index}: ${(zone.duration_ms / 60000).toFixed(1)} min`;
             return bar;
           }));
@@ -200,6 +211,30 @@ extension BoardPage {
             text.textContent = (zone.duration_ms / 60000).toFixed(1);
             return text;
           }));
+        }
+
+        const statusWords = { in: "in target", below: "below target", above: "above target" };
+
+        // A target as the coach said it: zones as a range, values with their unit.
+        function describeTarget(target, quantity) {
+          if (target.zones) return target.zones[0] === target.zones[1] ? `Z${target.zones[0]}` : `Z${target.zones[0]}–${target.zones[1]}`;
+          const unit = units[quantity] || "";
+          if (target.min !== undefined && target.max !== undefined) return `${target.min}–${target.max} ${unit}`;
+          return target.min !== undefined ? `≥ ${target.min} ${unit}` : `< ${target.max} ${unit}`;
+        }
+
+        // The header: the step the class is in (purpose, number of steps, time left), measured
+        // against the newest sample on the board, as the class clock is.
+        let shownStep = null;
+        function showStep(step, plan) {
+          if (!shownStep || step.start_ts >= shownStep.step.start_ts) shownStep = { step, plan };
+        }
+        function refreshStep(newest) {
+          const element = document.getElementById("step");
+          if (!shownStep || !newest || newest >= shownStep.step.end_ts) { element.textContent = ""; return; }
+          const left = Math.max(0, Math.ceil((shownStep.step.end_ts - newest) / 1000));
+          element.textContent = `${shownStep.step.purpose} · step ${shownStep.step.index} of ${shownStep.plan.steps} · ` +
+            `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
         }
 
         function update(message) {

@@ -61,6 +61,22 @@ enum BoardPage {
           .tile.paused { opacity: 0.55; }
           .tile.nosignal { background: repeating-linear-gradient(135deg, #2b3138 0 12px, #363d45 12px 24px) !important; color: #cfd8dc; }
           .tile.nosignal .zone::after { content: " · no signal"; }
+          /* A member's target in the plan's current step: legible from across the room, with the
+             zones of a zone target outlined on the bars. */
+          .tile .target { font-size: max(14px, calc(var(--scale) * 15px)); font-weight: 800; white-space: nowrap;
+                          overflow: hidden; text-overflow: ellipsis; flex-shrink: 0; }
+          .tile .target:empty { display: none; }
+          .tile[data-target="in"] .target::before { content: "● "; }
+          .tile[data-target="below"] .target::before { content: "▼ "; }
+          .tile[data-target="above"] .target::before { content: "▲ "; }
+          .tile[data-target="below"], .tile[data-target="above"] { box-shadow: inset 0 0 0 calc(var(--scale) * 4px) #fff; }
+          .minutes div.target { outline: 2px solid currentColor; outline-offset: 1px; }
+          /* Small tiles keep the status as a sign before the name and the outline of a tile off its target. */
+          #board.dense .tile .target { display: none; }
+          #board.dense .tile[data-target="in"] .name::before { content: "● "; }
+          #board.dense .tile[data-target="below"] .name::before { content: "▼ "; }
+          #board.dense .tile[data-target="above"] .name::before { content: "▲ "; }
+          #step { font-weight: 700; }
           .minutes { display: flex; gap: 2px; margin-top: 4px; align-items: flex-end; flex: 1 1 auto; min-height: 3px;
                      max-height: calc(var(--scale) * 26px); }
           .minutes div { flex: 1; background: rgba(255,255,255,0.35); border-radius: 2px 2px 0 0; min-height: 2px;
@@ -74,6 +90,7 @@ enum BoardPage {
         <header>
           <h1>ZoneStream</h1>
           <span id="class" class="class"></span>
+          <span id="step" class="status"></span>
           <span id="status" class="status">connecting…</span>
           <span id="count" class="status"></span>
           <span id="clock" class="status"></span>

@@ -106,9 +106,10 @@ struct GymBoardBrowserTests {
         plan.sessionPrefix = "wall"
         plan.startMs = Int64(Date().timeIntervalSince1970 * 1000) - Int64(classSeconds) * 1000
         var generator = LoadGenerator(plan: plan)
-        // Profiles first: the processor reads them all before it starts on the sessions.
-        for profile in generator.profiles(topic: "zone-profiles") {
-            try input.send(profile.topic, key: profile.key, value: Array(profile.value.utf8))
+        // Profiles and the classes' plans first: the processor reads them before it starts on the
+        // sessions, which follow the coach's intervals.
+        for record in generator.profiles(topic: "zone-profiles") + generator.classPlans(topic: "class-plans") {
+            try input.send(record.topic, key: record.key, value: Array(record.value.utf8))
         }
         try input.flush()
         let processor = try ZoneStreamProcess.processor(
@@ -179,6 +180,22 @@ struct GymBoardBrowserTests {
         let points =
             "[...document.querySelectorAll('.tile .effort')].filter(e => /^\\d+\\.\\d pts · \\d+ kcal$/.test(e.title)).length"
         #expect(try browser.evaluate(points) as? Int == withProfile, "tiles with points and calories")
+        // Following the plan: 100 s into the 300 s class is the second interval's recovery (zones
+        // 2-3), so every tile shows its target and where it stands, and the header the step.
+        let targets =
+            "[...document.querySelectorAll('.tile')].filter(t => ['in','below','above'].includes(t.dataset.target) && /target/.test(t.querySelector('.target').textContent)).length"
+        #expect(
+            try browser.wait(seconds: 10, until: "\(targets) === \(members)"),
+            "tiles with a target: \(String(describing: try? browser.evaluate(targets))) of \(members)")
+        let header = try browser.evaluate("document.getElementById('step').textContent") as? String ?? ""
+        #expect(header == "recovery · step 3 of 9 · 0:01 left", "\(header)")
+        let marked = "[...document.querySelectorAll('.tile')].filter(t => t.querySelectorAll('.minutes div.target').length === 2).length"
+        #expect(try browser.evaluate(marked) as? Int == members, "zone targets marked on the bars")
+        for (selector, minimum) in [(".tile .target", 14.0)] {
+            let size = try browser.evaluate(
+                "Math.min(1000, ...\(shown(selector)).map(e => parseFloat(getComputedStyle(e).fontSize)))")
+            #expect((size as? Double ?? 0) >= minimum, "\(selector): \(String(describing: size)) px")
+        }
         // The legend shows all nine zone colours.
         #expect(try browser.evaluate("document.querySelectorAll('#legend span').length") as? Int == 9)
         let png = try browser.screenshot()
