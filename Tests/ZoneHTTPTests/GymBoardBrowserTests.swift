@@ -189,7 +189,9 @@ struct GymBoardBrowserTests {
             "tiles with a target: \(String(describing: try? browser.evaluate(targets))) of \(members)")
         let header = try browser.evaluate("document.getElementById('step').textContent") as? String ?? ""
         #expect(header == "recovery · step 3 of 9 · 0:01 left", "\(header)")
-        let marked = "[...document.querySelectorAll('.tile')].filter(t => t.querySelectorAll('.minutes div.target').length === 2).length"
+        let marked =
+            "[...document.querySelectorAll('.tile')].filter(t => t.querySelectorAll('.minutes div.target').length === 2)"
+            + ".length"
         #expect(try browser.evaluate(marked) as? Int == members, "zone targets marked on the bars")
         for (selector, minimum) in [(".tile .target", 14.0)] {
             let size = try browser.evaluate(
