@@ -265,7 +265,43 @@ extension BoardPage {
           };
         }
 
+        // With ?class=, the class's results (its latest day's summary: leaderboard and
+        // compliance) when no member of it is live: after its plan ends, until the next class.
+        async function refreshResults() {
+          const panel = document.getElementById("results");
+          if (!classShown) return;
+          let results = null;
+          try {
+            const token = options.get("token");
+            const address = "classes/" + encodeURIComponent(classShown) + (token ? "?token=" + encodeURIComponent(token) : "");
+            const response = await fetch(address);
+            if (response.ok) results = (await response.json()).results;
+          } catch (error) { results = null; }
+          panel.hidden = !(results && tiles.size === 0);
+          if (panel.hidden) return;
+          const compliance = Object.entries(results.compliance || {})
+            .map(([name, ratio]) => `${name === "heart_rate" ? "heart rate" : "power"} ${ratio === null ? "–" : Math.round(ratio * 100) + "%"} in target`);
+          panel.querySelector("h2").textContent = `${results.class} · ${results.day}`;
+          panel.querySelector(".totals").textContent =
+            [`${results.workouts} workouts`, `${results.people} people`, `${results.points.toFixed(1)} pts`, ...compliance].join(" · ");
+          panel.querySelector("ol").replaceChildren(...results.leaderboard.map(entry => {
+            const item = document.createElement("li");
+            item.textContent = entry.person || entry.session;
+            const detail = document.createElement("span");
+            const parts = [];
+            if (entry.points !== null) parts.push(`${entry.points.toFixed(1)} pts`);
+            if (entry.calories_kcal !== null) parts.push(`${entry.calories_kcal} kcal`);
+            const ratio = entry.compliance && Object.values(entry.compliance)[0];
+            if (ratio !== null && ratio !== undefined) parts.push(`${Math.round(ratio * 100)}% in target`);
+            detail.textContent = parts.join(" · ");
+            item.append(detail);
+            return item;
+          }));
+          document.getElementById("empty").style.display = "none";
+        }
+
         legend();
         connect();
+        setInterval(refreshResults, 2000);
         """#
 }

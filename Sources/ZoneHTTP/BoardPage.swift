@@ -77,6 +77,12 @@ enum BoardPage {
           #board.dense .tile[data-target="below"] .name::before { content: "▼ "; }
           #board.dense .tile[data-target="above"] .name::before { content: "▲ "; }
           #step { font-weight: 700; }
+          /* A finished class's results, until its next class starts: large enough for the room. */
+          #results { padding: 24px 48px; font-size: 28px; }
+          #results h2 { font-size: 40px; margin: 0 0 8px; }
+          #results .totals { opacity: 0.85; margin: 0 0 16px; }
+          #results ol { margin: 0; padding-left: 1.6em; line-height: 1.5; }
+          #results li span { opacity: 0.8; margin-left: 0.6em; }
           .minutes { display: flex; gap: 2px; margin-top: 4px; align-items: flex-end; flex: 1 1 auto; min-height: 3px;
                      max-height: calc(var(--scale) * 26px); }
           .minutes div { flex: 1; background: rgba(255,255,255,0.35); border-radius: 2px 2px 0 0; min-height: 2px;
@@ -97,6 +103,7 @@ enum BoardPage {
           <div id="legend"></div>
         </header>
         <div id="empty">Waiting for live sessions…</div>
+        <section id="results" hidden><h2></h2><p class="totals"></p><ol></ol></section>
         <main id="board"></main>
         <script>
         \#(script)</script>

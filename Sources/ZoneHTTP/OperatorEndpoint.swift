@@ -142,12 +142,14 @@ public struct OperatorEndpoint: Sendable {
     func liveClass(_ sessionClass: String) -> Response {
         let members = processor.sessionDirectory.allSessions().map(\.state).filter { $0.sessionClass == sessionClass }
         let plan = processor.classPlans.plan(for: sessionClass)
-        guard !members.isEmpty || plan != nil else {
+        let results = processor.classSummaries.summary(of: sessionClass)
+        guard !members.isEmpty || plan != nil || results != nil else {
             let quoted = String(decoding: OutputEncoder.jsonString(sessionClass), as: UTF8.self)
             return Self.json(.notFound, #"{"error":"no plan and no live session for this class","class":\#(quoted)}"#)
         }
         let body = OutputEncoder.liveClass(
-            sessionClass, plan: plan, members: members, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+            sessionClass, plan: plan, members: members, results: results,
+            nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))

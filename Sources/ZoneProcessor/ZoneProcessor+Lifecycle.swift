@@ -78,9 +78,10 @@ extension ZoneProcessor {
         guard configuration.publishesLiveSessions else { return }
         do {
             try personSummaries.start(configuration: configuration, logger: logger)
+            try classSummaries.start(configuration: configuration, logger: logger)
         } catch {
             logger.warning(
-                "/people views off: the person-summaries topic cannot be read", metadata: ["error": "\(error)"])
+                "/people and /classes results off: a summaries topic cannot be read", metadata: ["error": "\(error)"])
         }
     }
 

@@ -25,7 +25,9 @@ public final class ZoneProcessor: Sendable {
     public let sessionDirectory: LiveSessionDirectory
     /// Every person's latest summary, read from `person-summaries` when
     /// `publishesLiveSessions` is on; read it from any thread.
-    public let personSummaries = PersonSummaryTable()
+    public let personSummaries = SummaryTable(.person)
+    /// Each class's latest day's summary, from `class-summaries`, for `/classes/{class}`.
+    public let classSummaries = SummaryTable(.classDay)
     let lagReporter: ConsumerLagReporter
     let logger: Logger
     let state = NIOLockedValueBox(State.created)
@@ -152,6 +154,7 @@ public final class ZoneProcessor: Sendable {
         defer {
             sessionDirectory.group.stop()
             personSummaries.stop()
+            classSummaries.stop()
         }
         let listener = RebalanceHandler(
             workers: workers, metrics: metrics, logger: logger, clock: rebalanceClock,

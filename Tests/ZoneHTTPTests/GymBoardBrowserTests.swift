@@ -88,6 +88,50 @@ struct GymBoardBrowserTests {
         #expect(lines.contains { $0.contains(#""message":"processor stopped""#) })
     }
 
+    /// `/board?class=` after the class: no member of it is live, so the board shows the class's
+    /// results (its latest day's leaderboard and compliance) until the next class starts.
+    @Test func aFinishedClassShowsItsResults() throws {
+        try #require(HeadlessBrowser.executable != nil, "chromium is missing: scripts/bootstrap.sh installs it")
+        let broker = try BrokerProcess(partitions: 2)
+        defer { broker.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let sessionClass = "studio-9/row-0630"
+        let start = Int64(Date().timeIntervalSince1970 * 1000) - 600_000
+        let plan =
+            #"{"class":"\#(sessionClass)","start_ts":\#(start),"steps":[{"purpose":"work","duration_ms":300000,"target":{"heart_rate":{"min":110,"max":160}}}]}"#
+        try input.send("class-plans", key: sessionClass, value: Array(plan.utf8))
+        for (index, rate) in [120, 150, 170].enumerated() {
+            let session = "rower-\(index)"
+            func send(_ body: String, _ ts: Int64) throws {
+                let text = #"{"session":"\#(session)","ts":\#(ts),\#(body)}"#
+                try input.send("workout-events", key: session, value: Array(text.utf8))
+            }
+            try send(#""type":"session_start","person":"rower-\#(index)","class":"\#(sessionClass)""#, start)
+            for second in stride(from: 0, to: 300, by: 10) {
+                try send(#""type":"sample","quantity":"heart_rate","value":\#(rate)"#, start + Int64(second) * 1000)
+            }
+            try send(#""type":"session_end""#, start + 300_000)
+        }
+        try input.flush()
+        let processor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "results")
+        defer { processor.signal(SIGTERM) }
+        let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")
+        let browser = try HeadlessBrowser(width: 1920, height: 1080)
+        try browser.open(
+            "http://127.0.0.1:\(port)/board?class=\(sessionClass.replacingOccurrences(of: "/", with: "%2F"))")
+        #expect(
+            try browser.wait(
+                seconds: 30,
+                until: "document.querySelectorAll('#results:not([hidden]) li').length === 3"),
+            "results: \(String(describing: try? browser.evaluate("document.getElementById('results').outerHTML")))")
+        let totals = try browser.evaluate("document.querySelector('#results .totals').textContent") as? String ?? ""
+        #expect(totals.contains("3 workouts") && totals.contains("% in target"), "\(totals)")
+        let png = try browser.screenshot()
+        if let directory = ProcessInfo.processInfo.environment["BOARD_SCREENSHOT_DIRECTORY"] {
+            try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("board-results.png"))
+        }
+    }
+
     /// A wall screen cannot scroll: at 1920x1080 with 20, 80 and 200 members, and at 3840x2160
     /// with 200, every tile is on screen and the page has no scrollbar. The members are the load
     /// generator's class (heart rate and power, profiles with ages, app zones, a multisport

@@ -106,8 +106,10 @@ extension OutputEncoder {
 
     /// A class as it runs (`GET /classes/{class}`): its plan's current step at `nowMs` with the
     /// time left in it, each member's target status, and the live leaderboard by points so far.
+    /// `results` is the class's latest `class_summary` (its latest day), when there is one.
     public static func liveClass(
-        _ sessionClass: String, plan: WorkoutPlan?, members: [LiveSessionState], nowMs: Int64
+        _ sessionClass: String, plan: WorkoutPlan?, members: [LiveSessionState], results: [UInt8]? = nil,
+        nowMs: Int64
     ) -> [UInt8] {
         let current = plan.flatMap { $0.step(at: nowMs) }
         func points(_ state: LiveSessionState) -> Int64 { state.effort.heartRate?.pointsTenths ?? -1 }
@@ -138,6 +140,7 @@ extension OutputEncoder {
                 "time_left_ms": plan.flatMap { plan in current.map { Build.integer(plan.end(ofStep: $0) - nowMs) } },
                 "members": Build.array(members.sorted { $0.session < $1.session }.map(entry)),
                 "leaderboard": Build.array(ranked.prefix(10).map(entry)),
+                "results": results.flatMap { json_loadb($0, $0.count, 0, nil) },
             ]))
     }
 }
