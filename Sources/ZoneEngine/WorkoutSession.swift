@@ -63,12 +63,23 @@ public struct WorkoutSession: Sendable {
     mutating func observeTarget(_ quantity: Quantity, at timestamp: Int64, value: Double, dwellMs: Int64)
         -> TargetChange?
     {
-        let track = tracks[quantity]
+        // In place: a copy of the track would share the progress's box and make it copied.
+        switch quantity {
+        case .heartRate:
+            return Self.observe(&tracks.heartRate, at: timestamp, value: value, dwellMs: dwellMs)
+        case .cyclingPower:
+            let power = tracks.powerStorage()
+            return Self.observe(&power.track, at: timestamp, value: value, dwellMs: dwellMs)
+        }
+    }
+
+    private static func observe(_ track: inout QuantityTrack, at timestamp: Int64, value: Double, dwellMs: Int64)
+        -> TargetChange?
+    {
         guard track.target != nil else { return nil }
         let zone = track.lastZone
         let zoneCount = track.configuration?.zoneCount ?? 0
-        return tracks[quantity].target?.observe(
-            value: value, zone: zone, zoneCount: zoneCount, at: timestamp, dwellMs: dwellMs)
+        return track.target?.observe(value: value, zone: zone, zoneCount: zoneCount, at: timestamp, dwellMs: dwellMs)
     }
 
     /// The activity a session has when none is given; it counts as unset.

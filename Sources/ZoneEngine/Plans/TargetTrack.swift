@@ -9,31 +9,80 @@ struct TargetTrack: Sendable {
     private final class Storage: @unchecked Sendable {
         // @unchecked: mutated only through TargetTrack's mutating methods, each of which first
         // copies the storage unless this track holds the only reference (copy on write).
+        // `@exclusivity(unchecked)`: those are its only writers, on the session's one mutable
+        // path, and the dynamic check on each class property cost every sample several calls.
         let plan: WorkoutPlan
         let quantity: Quantity
-        /// Milliseconds per step and status: index step * 3 + status.
-        var counts: [Int64]
+        /// The plan's step bounds and this quantity's target per step, read per sample: copied
+        /// out of the plan once, so a sample reads them without going through its steps.
+        let starts: [Int64]
+        let targets: [PlanTarget?]
+        /// Milliseconds per step and status: index step * 3 + status, except what is still
+        /// running for ``runningStep``.
+        @exclusivity(unchecked) var counts: [Int64]
+        /// The step whose milliseconds are being credited, kept here (in, below, above) until
+        /// the crediting moves on: a sample then touches this object alone, not the counts
+        /// (with a thousand sessions, each a cache miss). -1: none.
+        @exclusivity(unchecked) var runningStep = -1
+        @exclusivity(unchecked) var runningIn: Int64 = 0
+        @exclusivity(unchecked) var runningBelow: Int64 = 0
+        @exclusivity(unchecked) var runningAbove: Int64 = 0
         /// The first step that may overlap the next credited interval (intervals come in time order).
-        var creditCursor = 0
+        @exclusivity(unchecked) var creditCursor = 0
         /// The first step that may hold the next accepted sample (samples come in time order).
-        var stateCursor = 0
+        @exclusivity(unchecked) var stateCursor = 0
         /// The last published state, step -1 before the first.
-        var publishedStep = -1
-        var publishedStatus = TargetStatus.in
+        @exclusivity(unchecked) var publishedStep = -1
+        @exclusivity(unchecked) var publishedStatus = TargetStatus.in
         /// The state the latest samples have had since `candidateSince`, step -1 before any.
-        var candidateStep = -1
-        var candidateStatus = TargetStatus.in
-        var candidateSince: Int64 = 0
+        @exclusivity(unchecked) var candidateStep = -1
+        @exclusivity(unchecked) var candidateStatus = TargetStatus.in
+        @exclusivity(unchecked) var candidateSince: Int64 = 0
 
         init(plan: WorkoutPlan, quantity: Quantity) {
             self.plan = plan
             self.quantity = quantity
+            starts = plan.starts
+            targets = plan.targetsByQuantity[quantity]
             counts = Array(repeating: 0, count: plan.steps.count * 3)
+        }
+
+        /// The counts with what is running added.
+        var settledCounts: [Int64] {
+            guard runningStep >= 0 else { return counts }
+            var settled = counts
+            settled[runningStep * 3] += runningIn
+            settled[runningStep * 3 + 1] += runningBelow
+            settled[runningStep * 3 + 2] += runningAbove
+            return settled
+        }
+
+        /// Credits `milliseconds` of `step` at `status`, in the running sums when it is their step.
+        @inline(__always)
+        func add(_ milliseconds: Int64, step: Int, status: TargetStatus) {
+            if step != runningStep {
+                if runningStep >= 0 {
+                    counts[runningStep * 3] += runningIn
+                    counts[runningStep * 3 + 1] += runningBelow
+                    counts[runningStep * 3 + 2] += runningAbove
+                }
+                runningStep = step
+                (runningIn, runningBelow, runningAbove) = (0, 0, 0)
+            }
+            switch status {
+            case .in: runningIn += milliseconds
+            case .below: runningBelow += milliseconds
+            case .above: runningAbove += milliseconds
+            }
         }
 
         func copy() -> Storage {
             let copy = Storage(plan: plan, quantity: quantity)
             copy.counts = counts
+            copy.runningStep = runningStep
+            copy.runningIn = runningIn
+            copy.runningBelow = runningBelow
+            copy.runningAbove = runningAbove
             copy.creditCursor = creditCursor
             copy.stateCursor = stateCursor
             copy.publishedStep = publishedStep
@@ -62,7 +111,17 @@ struct TargetTrack: Sendable {
     }
 
     /// Milliseconds of `step` (0-based) with `status`.
-    func milliseconds(step: Int, _ status: TargetStatus) -> Int64 { storage.counts[step * 3 + Int(status.rawValue)] }
+    func milliseconds(step: Int, _ status: TargetStatus) -> Int64 {
+        var milliseconds = storage.counts[step * 3 + Int(status.rawValue)]
+        if step == storage.runningStep {
+            switch status {
+            case .in: milliseconds += storage.runningIn
+            case .below: milliseconds += storage.runningBelow
+            case .above: milliseconds += storage.runningAbove
+            }
+        }
+        return milliseconds
+    }
 
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
@@ -73,18 +132,20 @@ struct TargetTrack: Sendable {
     mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
         unique()
         let storage = self.storage
-        let plan = storage.plan
-        var index = storage.creditCursor
-        while index < plan.steps.count && plan.starts[index + 1] <= from { index += 1 }
-        storage.creditCursor = index
-        while index < plan.steps.count && plan.starts[index] < to {
-            let overlap = min(to, plan.starts[index + 1]) - max(from, plan.starts[index])
-            if overlap > 0, let target = plan.steps[index].targets[storage.quantity],
-                let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
-            {
-                storage.counts[index * 3 + Int(status.rawValue)] += overlap
+        let steps = storage.targets.count
+        storage.starts.withUnsafeBufferPointer { starts in
+            var index = storage.creditCursor
+            while index < steps && starts[index + 1] <= from { index += 1 }
+            storage.creditCursor = index
+            while index < steps && starts[index] < to {
+                let overlap = min(to, starts[index + 1]) - max(from, starts[index])
+                if overlap > 0, let target = storage.targets[index],
+                    let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
+                {
+                    storage.add(overlap, step: index, status: status)
+                }
+                index += 1
             }
-            index += 1
         }
     }
 
@@ -93,19 +154,18 @@ struct TargetTrack: Sendable {
     mutating func observe(value: Double, zone: Int, zoneCount: Int, at timestamp: Int64, dwellMs: Int64)
         -> TargetChange?
     {
-        let plan = storage.plan
-        var index = storage.stateCursor
-        while index < plan.steps.count && plan.starts[index + 1] <= timestamp { index += 1 }
-        if index != storage.stateCursor {
-            unique()
-            storage.stateCursor = index
-        }
-        guard index < plan.steps.count, timestamp >= plan.starts[index],
-            let target = plan.steps[index].targets[storage.quantity],
-            let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
-        else { return nil }
         unique()
         let storage = self.storage
+        let steps = storage.targets.count
+        var index = storage.stateCursor
+        let inStep = storage.starts.withUnsafeBufferPointer { starts in
+            while index < steps && starts[index + 1] <= timestamp { index += 1 }
+            return index < steps && timestamp >= starts[index]
+        }
+        storage.stateCursor = index
+        guard inStep, let target = storage.targets[index],
+            let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
+        else { return nil }
         if index != storage.candidateStep || status != storage.candidateStatus {
             storage.candidateStep = index
             storage.candidateStatus = status
@@ -121,7 +181,7 @@ struct TargetTrack: Sendable {
         storage.publishedStatus = status
         return TargetChange(
             quantity: storage.quantity, timestamp: timestamp, value: value,
-            state: TargetChange.State(step: index, status: status), previous: previous, plan: plan)
+            state: TargetChange.State(step: index, status: status), previous: previous, plan: storage.plan)
     }
 }
 
@@ -153,7 +213,7 @@ extension TargetTrack {
     /// The track's state for the changelog snapshot (format 3); the plan is written once, by
     /// the session.
     func write(to writer: inout SnapshotWriter) {
-        for count in storage.counts { writer.write(count) }
+        for count in storage.settledCounts { writer.write(count) }
         writer.write(storage.creditCursor)
         writer.write(storage.stateCursor)
         writer.write(storage.publishedStep)

@@ -42,11 +42,16 @@ let benchmarks: @Sendable () -> Void = {
                 targets: PerQuantity(heartRate: .zones(low: 1, high: 2), cyclingPower: nil))
     }
     let plan = WorkoutPlan(name: "intervals", source: .class, anchor: 0, steps: intervals)
-    for (name, quantity, readings, planned) in [
-        ("SessionStore.applySample (1000 sessions)", Quantity.heartRate, values, false),
-        ("SessionStore.applySample, power (1000 sessions)", Quantity.cyclingPower, watts, false),
-        ("SessionStore.applySample with a plan (1000 sessions)", Quantity.heartRate, values, true),
-        ("SessionStore.applySample, power with a plan (1000 sessions)", Quantity.cyclingPower, watts, true),
+    // Readings either cycle through the curve across sessions (each session's next sample is
+    // far from its last: a zone or target change nearly every sample, the worst case) or follow
+    // it in time (each session's heart rate drifts as a body's does: changes are rare).
+    for (name, quantity, readings, planned, steady) in [
+        ("SessionStore.applySample (1000 sessions)", Quantity.heartRate, values, false, false),
+        ("SessionStore.applySample, power (1000 sessions)", Quantity.cyclingPower, watts, false, false),
+        ("SessionStore.applySample with a plan (1000 sessions)", Quantity.heartRate, values, true, false),
+        ("SessionStore.applySample, power with a plan (1000 sessions)", Quantity.cyclingPower, watts, true, false),
+        ("SessionStore.applySample, drifting (1000 sessions)", Quantity.heartRate, values, false, true),
+        ("SessionStore.applySample, drifting, with a plan (1000 sessions)", Quantity.heartRate, values, true, true),
     ] {
         Benchmark(name, configuration: configuration) { benchmark in
             var store = SessionStore(settings: settings)
@@ -63,9 +68,9 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             for index in benchmark.scaledIterations {
                 if index % 1000 == 0 { timestamp += 1000 }
+                let reading = steady ? readings[Int(timestamp / 1000) & 1023] : readings[index & 1023]
                 store.applySample(
-                    ids[index % 1000], quantity, at: timestamp, value: readings[index & 1023], wallMs: 0,
-                    sink: &sinkCounter)
+                    ids[index % 1000], quantity, at: timestamp, value: reading, wallMs: 0, sink: &sinkCounter)
             }
             benchmark.stopMeasurement()
             blackHole(sinkCounter.changes)
