@@ -19,6 +19,9 @@ struct BenchProcessorRun {
         configuration.topics.personWorkouts = state.personWorkouts
         configuration.topics.personChangelog = state.personChangelog
         configuration.topics.personSummaries = state.personSummaries
+        configuration.topics.classWorkouts = state.classWorkouts
+        configuration.topics.classChangelog = state.classChangelog
+        configuration.topics.classSummaries = state.classSummaries
         configuration.publishesLiveSessions = liveViews
         self.configuration = configuration
     }
@@ -27,12 +30,26 @@ struct BenchProcessorRun {
     /// and changelog (a person stage reading another run's would count its workouts again
     /// while this run is measured), and `person-summaries`, which the `/people` view reads
     /// whole at its start: shared, it grew with every run before (the embedded broker does not
-    /// compact), and each later run read more of it while it was measured.
-    static func stateTopics(group: String, changelogPrefix: String)
-        -> (changelog: String, personWorkouts: String, personChangelog: String, personSummaries: String)
-    {
+    /// compact), and each later run read more of it while it was measured. The class stage's
+    /// the same way.
+    static func stateTopics(group: String, changelogPrefix: String) -> StateTopics {
         let base = changelogPrefix + group
-        return (base, base + "-person-workouts", base + "-person-changelog", base + "-person-summaries")
+        return StateTopics(
+            changelog: base, personWorkouts: base + "-person-workouts", personChangelog: base + "-person-changelog",
+            personSummaries: base + "-person-summaries", classWorkouts: base + "-class-workouts",
+            classChangelog: base + "-class-changelog", classSummaries: base + "-class-summaries")
+    }
+
+    struct StateTopics {
+        let changelog, personWorkouts, personChangelog, personSummaries, classWorkouts, classChangelog,
+            classSummaries: String
+
+        var all: [String] {
+            [
+                changelog, personWorkouts, personChangelog, personSummaries, classWorkouts, classChangelog,
+                classSummaries,
+            ]
+        }
     }
 
     /// The state topics of every run in `groups`, for the cluster to create up front.
@@ -40,8 +57,14 @@ struct BenchProcessorRun {
     {
         groups.flatMap { group -> [TopicAdmin.Specification] in
             let state = stateTopics(group: group, changelogPrefix: changelogPrefix)
-            return [state.changelog, state.personWorkouts, state.personChangelog, state.personSummaries].map {
-                TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
+            // The changelogs and summaries compacted, as the processor's layout check wants them.
+            let compacted =
+                [state.changelog, state.personChangelog, state.personSummaries, state.classChangelog]
+                + [state.classSummaries]
+            return state.all.map { name in
+                TopicAdmin.Specification(
+                    name: name, partitions: partitions, replicationFactor: 1,
+                    configs: compacted.contains(name) ? ["cleanup.policy": "compact"] : [:])
             }
         }
     }

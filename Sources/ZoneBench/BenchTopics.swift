@@ -58,6 +58,11 @@ struct BenchTopics {
         topics.personSummaries = prefix + topics.personSummaries
         topics.personWorkouts = prefix + topics.personWorkouts
         topics.personChangelog = prefix + topics.personChangelog
+        topics.targetChanges = prefix + topics.targetChanges
+        topics.classPlans = prefix + topics.classPlans
+        topics.classSummaries = prefix + topics.classSummaries
+        topics.classWorkouts = prefix + topics.classWorkouts
+        topics.classChangelog = prefix + topics.classChangelog
         return topics
     }
 }

@@ -102,12 +102,16 @@ public struct LatencyBenchmark: Sendable {
     public func run(logger: Logger) throws -> (zoneStream: [Figures], floor: [Figures]) {
         let runPrefix = bootstrapServers == nil ? "" : "bench-\(Int(Date().timeIntervalSince1970))-"
         let prefixes = (1...max(1, runs)).map { "\(runPrefix)lat\($0)-" }
-        let topics = prefixes.flatMap {
-            BenchTopics.topics(prefix: $0).all + [$0 + LatencyFloor.inputTopic, $0 + LatencyFloor.outputTopic]
+        // The processor's topics as it needs them (tables and changelogs compacted), and the floor's.
+        let topics = prefixes.flatMap { prefix in
+            BenchTopics.topics(prefix: prefix).specifications(partitions: partitions, replicationFactor: 1)
+                + [prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic].map {
+                    TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
+                }
         }
         let cluster = try BenchCluster(
             bootstrapServers: bootstrapServers,
-            topics: topics.map { TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1) },
+            topics: topics,
             defaultPartitions: partitions, brokers: brokers, executable: executable)
         defer { cluster.stop() }
         let benchKafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")

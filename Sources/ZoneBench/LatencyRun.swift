@@ -42,12 +42,24 @@ enum LatencyRun {
         seconds: Int, traffic: LatencyTraffic, logger: Logger
     ) throws -> Result {
         let processor = ZoneProcessor(configuration: configuration, logger: logger)
-        let thread = JoinableThread(name: "zs-bench-lat") { try? processor.run() }
+        let failure = NIOLockedValueBox<String?>(nil)
+        let thread = JoinableThread(name: "zs-bench-lat") {
+            do { try processor.run() } catch { failure.withLockedValue { $0 = "\(error)" } }
+        }
         defer {
             processor.stop()
             thread.join()
         }
-        while !processor.isReady { Thread.sleep(forTimeInterval: 0.05) }
+        // The processor stops by itself only when it cannot run (a topic layout it refuses, a
+        // broker gone): say so rather than wait for a readiness that will not come.
+        let deadline = Date().addingTimeInterval(300)
+        while !processor.isReady {
+            if let message = failure.withLockedValue({ $0 }) {
+                throw BenchError("bench: the processor stopped before it was ready: \(message)")
+            }
+            guard Date() < deadline else { throw BenchError("bench: the processor was not ready within 300 s") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         return try paceAndRead(
             input: configuration.topics.workoutEvents, output: configuration.topics.zoneChanges, benchKafka: benchKafka,
             producer: producer, rate: rate, seconds: seconds, traffic: traffic, logger: logger)
