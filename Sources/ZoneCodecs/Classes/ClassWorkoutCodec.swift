@@ -68,18 +68,7 @@ public struct ClassWorkoutCodec {
     public mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> Result<(sessionClass: String, workout: ClassWorkout), Rejection>
     {
-        guard let value else { return .failure(Rejection(.missingField, "the record has no value")) }
-        guard value.count <= Self.maximumBytes else {
-            return .failure(Rejection(.tooLarge, "\(value.count) bytes, at most \(Self.maximumBytes)"))
-        }
-        do {
-            try StrictJSONParser.parse(value, into: &tape)
-        } catch {
-            return .failure(Rejection(.malformedJSON, "\(error.message) at byte \(error.offset)"))
-        }
-        return tape.nodes.withUnsafeBufferPointer { nodes in
-            Self.read(TapeValue(nodes: nodes, bytes: value, index: 0), key: key)
-        }
+        InternalRecordParser.parse(value, maximumBytes: Self.maximumBytes, tape: &tape) { Self.read($0, key: key) }
     }
 
     /// Ids of at most 128 bytes and numbers: no valid record comes near this.

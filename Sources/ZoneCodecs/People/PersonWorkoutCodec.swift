@@ -39,18 +39,7 @@ public struct PersonWorkoutCodec {
     public mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> Result<(person: String, workout: CountedWorkout), Rejection>
     {
-        guard let value else { return .failure(Rejection(.missingField, "the record has no value")) }
-        guard value.count <= Self.maximumBytes else {
-            return .failure(Rejection(.tooLarge, "\(value.count) bytes, at most \(Self.maximumBytes)"))
-        }
-        do {
-            try StrictJSONParser.parse(value, into: &tape)
-        } catch {
-            return .failure(Rejection(.malformedJSON, "\(error.message) at byte \(error.offset)"))
-        }
-        return tape.nodes.withUnsafeBufferPointer { nodes in
-            Self.read(TapeValue(nodes: nodes, bytes: value, index: 0), key: key)
-        }
+        InternalRecordParser.parse(value, maximumBytes: Self.maximumBytes, tape: &tape) { Self.read($0, key: key) }
     }
 
     /// Person and session ids are at most 128 bytes, and every other field a number: no
