@@ -201,8 +201,12 @@ struct ExactlyOnceTests {
         #expect(instances[0].signal(SIGKILL), "SIGKILL")
         instances = try Self.started(broker, guarantee: .exactlyOnce, identities: ["a"])
         try wave(40..<60)
-        let counted = collector.wait(seconds: 120) { $0.records("class-summaries").count >= 60 }
-        #expect(counted, "every workout's summary, read committed")
+        // The restarted stage first waits for the killed one's open transaction to be aborted
+        // (fenced, or after transaction.timeout.ms) before its restore can read past it.
+        let counted = collector.wait(seconds: 240) { $0.records("class-summaries").count >= 60 }
+        #expect(
+            counted,
+            "every workout's summary, read committed; the restarted instance: \(instances[0].output.suffix(3000))")
         Thread.sleep(forTimeInterval: 2)  // a repeat, if any, would follow its original
         let summaries = try collector.records("class-summaries").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any])
