@@ -15,7 +15,7 @@ struct GroupResetTests {
 
     @Test(arguments: BrokerKind.selected)
     func aStoppedGroupStartsOverFromNothing(on kind: BrokerKind) throws {
-        let broker = try TestBroker(kind, partitions: 2)
+        let broker = try TestBroker(kind, partitions: 2, applications: ["again"])
         defer { broker.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for session in ["first-ride", "second-ride"] {
@@ -26,7 +26,8 @@ struct GroupResetTests {
         try input.flush()
         let outputs = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { outputs.stop() }
-        let running = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "again")
+        let running = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "again", ownTopics: true)
         #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "both workouts")
 
         let refused = try Self.reset(broker.bootstrapServers)
@@ -36,13 +37,14 @@ struct GroupResetTests {
         let preview = try Self.reset(broker.bootstrapServers, ["--dry-run"])
         #expect(preview.status == 0, "\(preview.output)")
         #expect(preview.output.contains("would set again workout-events/0: "), "\(preview.output)")
-        #expect(preview.output.contains("would clear zonestream-changelog: 2 keys"), "\(preview.output)")
+        #expect(preview.output.contains("would clear again-changelog: 2 keys"), "\(preview.output)")
         let done = try Self.reset(broker.bootstrapServers)
-        #expect(done.status == 0 && done.output.contains("cleared zonestream-changelog: 2 keys"), "\(done.output)")
+        #expect(done.status == 0 && done.output.contains("cleared again-changelog: 2 keys"), "\(done.output)")
         #expect(done.output.contains(" -> 0"), "\(done.output)")
 
         // The next run reads everything again, with no memory of the finished sessions.
-        let restarted = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "again")
+        let restarted = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "again", ownTopics: true)
         defer { restarted.signal(SIGTERM) }
         #expect(outputs.wait { $0.records("workouts-finished").count == 4 }, "both workouts again")
     }

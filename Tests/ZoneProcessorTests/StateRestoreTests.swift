@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import Testing
 import ZoneCodecs
@@ -58,9 +59,9 @@ struct StateRestoreTests {
         #expect(collector.records("workouts-finished").isEmpty)
         // Lost commits: a group with no committed offsets reads every record again, and must
         // skip what the restored state already holds (docs/contract.md: a replay changes nothing).
-        let afterGroup = commitsLost ? group + "-fresh" : group
+        if commitsLost { try Self.rewindCommits(of: group, partitions: 4, bootstrap: broker.bootstrapServers) }
         let after = try RunningProcessor(
-            configuration: .forTest(bootstrap: broker.bootstrapServers, group: afterGroup, workers: 2))
+            configuration: .forTest(bootstrap: broker.bootstrapServers, group: group, workers: 2))
         for (key, value) in second { try input.send("workout-events", key: key, value: value) }
         try input.flush()
         #expect(collector.wait { $0.records("workouts-finished").count >= 16 })
@@ -72,4 +73,36 @@ struct StateRestoreTests {
         #expect(tombstones, "every finished session's state is tombstoned")
         try Self.expectFinished(collector, equal: sessions.expected)
     }
+
+    /// Commits offset 0 for every partition of the input in `group` (stopped), as if its
+    /// commits had been lost: joins the group as its only member, commits, and leaves (the
+    /// mock broker takes no commit from outside a group it knows).
+    static func rewindCommits(of group: String, partitions: Int, bootstrap: String) throws {
+        var logger = Logger(label: "test-rewind")
+        logger.logLevel = .warning
+        let consumer = try KafkaConsumer(
+            configuration: KafkaConfiguration(bootstrapServers: bootstrap, clientID: "zs-test-rewind"),
+            groupID: group, logger: logger,
+            properties: ["enable.auto.commit": "false", "session.timeout.ms": "6000", "heartbeat.interval.ms": "250"])
+        defer { consumer.close() }
+        let joined = AssignmentSeen()
+        try consumer.subscribe(["workout-events"], listener: joined)
+        #expect(
+            Eventually.holds(within: 60) {
+                consumer.poll(timeoutMs: 50)
+                return joined.count == partitions
+            })
+        try consumer.commit(
+            (0..<Int32(partitions)).map { TopicPartition(topic: "workout-events", partition: $0, offset: 0) })
+    }
+}
+
+/// How many partitions the group gave a test's consumer.
+private final class AssignmentSeen: RebalanceListener, Sendable {
+    private let assignedCount = Mutex(0)
+    var count: Int { assignedCount.withLock { $0 } }
+    func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
+        assignedCount.withLock { $0 = partitions.count }
+    }
+    func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) { assignedCount.withLock { $0 = 0 } }
 }

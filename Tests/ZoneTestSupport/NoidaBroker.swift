@@ -30,8 +30,9 @@ public final class NoidaBroker: @unchecked Sendable {
         return nil
     }
 
-    /// Starts the broker and creates the contract's topics with `partitions` each.
-    public init(partitions: Int = 4) throws {
+    /// Starts the broker and creates the contract's topics with `partitions` each, and the
+    /// internal topics of the default group and of each of `applications`.
+    public init(partitions: Int = 4, applications: [String] = []) throws {
         guard Self.executable != nil else {
             throw TestBrokerError(description: "noida-db is not installed: run `bash scripts/bootstrap.sh --noida-db`")
         }
@@ -41,7 +42,7 @@ public final class NoidaBroker: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         port = try FreePort.find()
         try start()
-        try createTopics(partitions: partitions)
+        try createTopics(partitions: partitions, applications: applications)
     }
 
     private func start() throws {
@@ -64,10 +65,12 @@ public final class NoidaBroker: @unchecked Sendable {
         throw TestBrokerError(description: "noida-db did not listen on port \(port): \(output.suffix(500))")
     }
 
-    private func createTopics(partitions: Int) throws {
+    private func createTopics(partitions: Int, applications: [String]) throws {
         let producer = try KafkaProducer(
             configuration: KafkaConfiguration(bootstrapServers: bootstrapServers, clientID: "zs-test-admin"))
-        try TopicAdmin.createMissing(Topics().specifications(partitions: partitions), using: producer)
+        for topics in [Topics()] + applications.map({ Topics(application: $0) }) {
+            try TopicAdmin.createMissing(topics.specifications(partitions: partitions), using: producer)
+        }
     }
 
     /// What the broker printed (its start line, warnings).

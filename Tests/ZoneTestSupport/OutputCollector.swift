@@ -15,6 +15,10 @@ public final class OutputCollector: Sendable {
         public let partition: Int32
         /// A null value (a changelog tombstone).
         public let isTombstone: Bool
+        /// The value as read (state records are binary).
+        public let bytes: [UInt8]?
+        /// The application a state record names in its `zonestream-application` header.
+        public let application: String?
     }
 
     private let consumer: KafkaConsumer
@@ -42,7 +46,10 @@ public final class OutputCollector: Sendable {
                         topic: record.topic, key: record.key.map { String(decoding: $0, as: UTF8.self) },
                         value: record.value.map { String(decoding: $0, as: UTF8.self) } ?? "",
                         partition: record.partition,
-                        isTombstone: record.value == nil)
+                        isTombstone: record.value == nil, bytes: record.value.map { Array($0) },
+                        application: record.header(named: "zonestream-application").map {
+                            String(decoding: $0, as: UTF8.self)
+                        })
                     records.withLockedValue { $0.append(entry) }
                 }
             }
@@ -76,8 +83,9 @@ public struct TestInput {
             properties: ["message.max.bytes": "4000000"])
     }
 
-    public func send(_ topic: String, key: String?, value: [UInt8]?) throws {
-        try producer.produce(topic: topic, key: key.map { Array($0.utf8) }, value: value, tracker: nil)
+    public func send(_ topic: String, key: String?, value: [UInt8]?, partition: Int32? = nil) throws {
+        try producer.produce(
+            topic: topic, key: key.map { Array($0.utf8) }, value: value, tracker: nil, partition: partition)
     }
 
     public func flush() throws { try producer.flush(timeoutMs: 10_000) }

@@ -38,14 +38,18 @@ public final class TestBroker: Sendable {
     /// The noida-db process (noida only).
     public let noida: NoidaBroker?
 
-    public init(_ kind: BrokerKind, partitions: Int = 4) throws {
+    /// `applications`: groups whose internal topics are created with the contract's (the mock
+    /// broker cannot create topics when asked).
+    public init(_ kind: BrokerKind, partitions: Int = 4, applications: [String] = []) throws {
         self.kind = kind
         switch kind {
         case .mock:
-            let broker = try BrokerProcess(partitions: partitions)
+            let broker = try BrokerProcess(
+                partitions: partitions,
+                extraArguments: applications.isEmpty ? [] : ["--applications", applications.joined(separator: ",")])
             (mock, noida, bootstrapServers) = (broker, nil, broker.bootstrapServers)
         case .noida:
-            let broker = try NoidaBroker(partitions: partitions)
+            let broker = try NoidaBroker(partitions: partitions, applications: applications)
             (mock, noida, bootstrapServers) = (nil, broker, broker.bootstrapServers)
         }
     }

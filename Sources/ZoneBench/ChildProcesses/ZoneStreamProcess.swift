@@ -1,4 +1,5 @@
 public import Foundation
+import ZoneProcessor
 
 /// A `zonestream` child process for a test or the board load run: output kept in a temporary
 /// file, killed by PID when its owner is done with it (also on failure, through `deinit`).
@@ -41,10 +42,12 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     }
 
     /// A processor instance in `group` against `bootstrap`, committing often, with a short
-    /// session timeout so the group notices a killed member quickly.
+    /// session timeout so the group notices a killed member quickly. `ownTopics` false: its
+    /// internal topics are the default group's, which every test broker has (the embedded one
+    /// cannot create topics when asked); true: named after `group`.
     public static func processor(
         bootstrap: String, group: String, extra: [String] = [], environment: [String: String] = [:],
-        executable: URL = BrokerProcess.executable
+        executable: URL = BrokerProcess.executable, ownTopics: Bool = false
     ) throws -> ZoneStreamProcess {
         try ZoneStreamProcess(
             [
@@ -53,7 +56,17 @@ public final class ZoneStreamProcess: @unchecked Sendable {
                 "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
                 "--set", "kafka.properties.session.timeout.ms=6000", "--set",
                 "kafka.properties.heartbeat.interval.ms=500",
-            ] + extra, environment: environment, executable: executable)
+            ] + (ownTopics ? [] : defaultGroupTopics) + extra, environment: environment, executable: executable)
+    }
+
+    /// Settings naming the internal topics after the default group.
+    static var defaultGroupTopics: [String] {
+        let topics = Topics()
+        return [
+            ("changelog", topics.changelog), ("person_workouts", topics.personWorkouts),
+            ("person_changelog", topics.personChangelog), ("class_workouts", topics.classWorkouts),
+            ("class_changelog", topics.classChangelog),
+        ].flatMap { ["--set", "topics.\($0.0)=\($0.1)"] }
     }
 
     public var pid: Int32 { process.processIdentifier }

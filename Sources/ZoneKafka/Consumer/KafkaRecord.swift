@@ -57,3 +57,20 @@ extension KafkaRecord {
         return Array(UnsafeRawBufferPointer(start: value, count: size))
     }
 }
+
+extension KafkaRecord {
+    /// Whether the record's last header called `name` holds exactly `expected`; nil when the
+    /// record has no such header. Copies nothing.
+    public func header(named name: String, equals expected: [UInt8]) -> Bool? {
+        var headers: OpaquePointer?
+        guard rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR, let headers else {
+            return nil
+        }
+        var value: UnsafeRawPointer?
+        var size = 0
+        guard rd_kafka_header_get_last(headers, name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
+        guard size == expected.count else { return false }
+        guard let value, size > 0 else { return true }
+        return expected.elementsEqual(UnsafeRawBufferPointer(start: value, count: size))
+    }
+}

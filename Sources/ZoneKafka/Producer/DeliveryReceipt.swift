@@ -2,7 +2,7 @@
 /// tracker, its user's context, its explicit partition, and the bytes of the input it was
 /// produced for (``MessageInput``), which follow the header in the same allocation.
 ///
-/// - Important: ownership. ``KafkaProducer/produce(to:key:value:tracker:partition:context:inputKey:inputValue:)``
+/// - Important: ownership. ``KafkaProducer/produce(to:key:value:tracker:partition:context:inputKey:inputValue:header:)``
 ///   passes it retained (`passRetained`) and exactly one of three places releases it: the
 ///   produce call itself when librdkafka refuses the message synchronously; the
 ///   delivery-report callback, for a refused message; or, for a delivered one, its tracker

@@ -1,34 +1,28 @@
 import CRdKafka
 
+/// One header of a produced record: a name and its bytes. State records name the application
+/// that wrote them with one; tools mark what they write (a replay of dead letters).
+public struct KafkaHeader: Sendable, Equatable {
+    public var name: String
+    public var value: [UInt8]
+
+    public init(name: String, value: [UInt8]) {
+        self.name = name
+        self.value = value
+    }
+}
+
 extension KafkaProducer {
-    /// Produces one record with one header (for tools that mark what they write, such as a
-    /// replay of dead letters); the processor's own outputs carry none. Retries while
-    /// librdkafka's queue is full.
-    public func produce(
-        topic: String, key: [UInt8]?, value: [UInt8], header: (name: String, value: [UInt8]), tracker: DeliveryTracker
-    ) throws(KafkaError) {
-        let receipt = Unmanaged.passRetained(
-            DeliveryReceipt.make(tracker: tracker, context: nil, partition: nil, inputKey: nil, inputValue: nil))
-        tracker.willProduce()
-        while true {
-            let result = (key ?? []).withUnsafeBytes { keyBytes in
-                value.withUnsafeBytes { valueBytes in
-                    header.value.withUnsafeBytes { headerBytes in
-                        zonestream_produce_with_header(
-                            client.handle, topic, key == nil ? nil : keyBytes.baseAddress, key?.count ?? 0,
-                            valueBytes.baseAddress, valueBytes.count, header.name, headerBytes.baseAddress,
-                            headerBytes.count, receipt.toOpaque())
-                    }
-                }
-            }
-            if result == RD_KAFKA_RESP_ERR_NO_ERROR { return }
-            if result == RD_KAFKA_RESP_ERR__QUEUE_FULL {
-                rd_kafka_poll(client.handle, 10)
-                continue
-            }
-            receipt.release()
-            tracker.cancelled()
-            throw KafkaError(result, operation: "producing \(value.count) bytes to \(topic)")
+    /// Queues one copied record with a header, by topic name (librdkafka's `producev`: the
+    /// topic-handle call has no headers). Returns librdkafka's answer.
+    func send(
+        _ topic: String, partition: Int32?, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?,
+        header: KafkaHeader, opaque: UnsafeMutableRawPointer?
+    ) -> rd_kafka_resp_err_t {
+        header.value.withUnsafeBytes { headerBytes in
+            zonestream_produce_with_header(
+                client.handle, topic, partition ?? RD_KAFKA_PARTITION_UA, key?.baseAddress, key?.count ?? 0,
+                value?.baseAddress, value?.count ?? 0, header.name, headerBytes.baseAddress, headerBytes.count, opaque)
         }
     }
 }

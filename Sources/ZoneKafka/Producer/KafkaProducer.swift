@@ -44,7 +44,7 @@ public final class KafkaProducer: @unchecked Sendable {
         let handle: OpaquePointer?
     }
 
-    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:inputKey:inputValue:)``.
+    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:inputKey:inputValue:header:)``.
     public func topic(_ name: String) -> Topic {
         topics.withLockedValue { cache in
             if let handle = cache[name] { return Topic(name: name, handle: handle) }
@@ -57,23 +57,24 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Queues one record (copied), partitioned by key unless `partition` is given. Waits while
     /// librdkafka's queue is full. `context`, and the input record's bytes (`inputKey` and
     /// `inputValue`, copied), come back in a ``DeliveryFailure`` if the record is refused; a
-    /// record refused here (too large, unknown topic) throws instead.
+    /// record refused here (too large, unknown topic) throws instead. `header`: one header to
+    /// carry (the record is then queued by topic name).
     public func produce(
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
         partition: Int32? = nil, context: (any Sendable)? = nil, inputKey: UnsafeRawBufferPointer? = nil,
-        inputValue: UnsafeRawBufferPointer? = nil
+        inputValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
         try produce(
             to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, context: context,
-            inputKey: inputKey, inputValue: inputValue)
+            inputKey: inputKey, inputValue: inputValue, header: header)
     }
 
-    /// ``produce(topic:key:value:tracker:partition:context:inputKey:inputValue:)`` to a topic
+    /// ``produce(topic:key:value:tracker:partition:context:inputKey:inputValue:header:)`` to a topic
     /// looked up before.
     public func produce(
         to topic: Topic, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
         partition: Int32? = nil, context: (any Sendable)? = nil, inputKey: UnsafeRawBufferPointer? = nil,
-        inputValue: UnsafeRawBufferPointer? = nil
+        inputValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
         guard let handle = topic.handle else {
             throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic.name)")
@@ -85,12 +86,19 @@ public final class KafkaProducer: @unchecked Sendable {
         }
         tracker?.willProduce()
         while true {
-            let result = rd_kafka_produce(
-                handle, partition ?? RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
-                UnsafeMutableRawPointer(mutating: value?.baseAddress), value?.count ?? 0,
-                key?.baseAddress, key?.count ?? 0, receipt?.toOpaque())
-            if result == 0 { return }
-            let error = rd_kafka_last_error()
+            let error: rd_kafka_resp_err_t
+            if let header {
+                error = send(
+                    topic.name, partition: partition, key: key, value: value, header: header,
+                    opaque: receipt?.toOpaque())
+            } else {
+                let result = rd_kafka_produce(
+                    handle, partition ?? RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
+                    UnsafeMutableRawPointer(mutating: value?.baseAddress), value?.count ?? 0,
+                    key?.baseAddress, key?.count ?? 0, receipt?.toOpaque())
+                error = result == 0 ? RD_KAFKA_RESP_ERR_NO_ERROR : rd_kafka_last_error()
+            }
+            if error == RD_KAFKA_RESP_ERR_NO_ERROR { return }
             if error == RD_KAFKA_RESP_ERR__QUEUE_FULL {
                 rd_kafka_poll(client.handle, 10)
                 continue
@@ -105,14 +113,14 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Convenience for byte arrays.
     public func produce(
         topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil,
-        context: (any Sendable)? = nil, input: MessageInput = MessageInput()
+        context: (any Sendable)? = nil, input: MessageInput = MessageInput(), header: KafkaHeader? = nil
     ) throws(KafkaError) {
         let record = MessageInput(key: key, value: value)
         try record.withBuffers { (key, value) throws(KafkaError) in
             try input.withBuffers { (inputKey, inputValue) throws(KafkaError) in
                 try produce(
                     topic: topic, key: key, value: value, tracker: tracker, partition: partition, context: context,
-                    inputKey: inputKey, inputValue: inputValue)
+                    inputKey: inputKey, inputValue: inputValue, header: header)
             }
         }
     }

@@ -8,6 +8,8 @@ public struct ProcessorConfiguration: Sendable {
     public var kafka: KafkaConfiguration
     /// The consumer group all instances share (`group_id`).
     public var groupID = "zonestream"
+    /// The application state records name as their writer: the group.
+    var stateOwner: StateOwner { StateOwner(application: groupID) }
     public var topics = Topics()
     /// Worker threads; each owns the sessions of the partitions given to it (`workers`).
     public var workers = 2

@@ -23,15 +23,26 @@ public enum TopicLayout {
         throws
     {
         let topics = configuration.topics
-        if configuration.createTopicPartitions > 0 {
+        let embedded = TopicAdmin.isMockCluster(using: producer)
+        // librdkafka's mock cluster does not answer CreateTopics; its topics are made with it.
+        if configuration.createTopicPartitions > 0 && !embedded {
             let specifications = topics.specifications(
                 partitions: configuration.createTopicPartitions,
-                replicationFactor: configuration.createTopicReplication)
+                replicationFactor: configuration.createTopicReplication,
+                existing: try TopicAdmin.partitionCounts(using: producer))
             let created = try TopicAdmin.createMissing(specifications, using: producer)
             if !created.isEmpty { logger.info("created topics", metadata: ["topics": "\(created)"]) }
         }
-        var problems = partitionProblems(topics, counts: try TopicAdmin.partitionCounts(using: producer))
-        if TopicAdmin.isMockCluster(using: producer) {
+        let counts = try TopicAdmin.partitionCounts(using: producer)
+        var problems = partitionProblems(topics, counts: counts)
+        problems += try ownerProblems(configuration, counts: counts, logger: logger)
+        warnOfUnusedDefaultNames(configuration, counts: counts, logger: logger)
+        if embedded {
+            if problems.contains(where: { $0.contains("does not exist") }) {
+                problems.append(
+                    "the embedded broker cannot create topics: start it with this group's topics (zonestream broker --applications \(configuration.groupID))"
+                )
+            }
             logger.debug("librdkafka's mock cluster keeps no topic configs; compaction not checked")
         } else {
             problems += try compactionProblems(topics, using: producer, logger: logger)
@@ -55,6 +66,50 @@ public enum TopicLayout {
             return []
         }
     }
+
+    /// Changelogs whose last records another application wrote (``StateOwner``): this
+    /// application would restore that one's state as its own.
+    static func ownerProblems(_ configuration: ProcessorConfiguration, counts: [String: Int], logger: Logger) throws
+        -> [String]
+    {
+        var problems: [String] = []
+        for topic in configuration.topics.changelogs {
+            guard let partitions = counts[topic], partitions > 0 else { continue }
+            let reader = try ChangelogReader(configuration: configuration, topic: topic, logger: logger, batchSize: 64)
+            for partition in 0..<Int32(partitions) {
+                guard
+                    let writer = try reader.foreignWriter(
+                        partition: partition, lastRecords: ownerCheckedRecords, timeoutMs: 30_000)
+                else { continue }
+                problems.append(configuration.stateOwner.refusal(topic: topic, partition: partition, writer: writer))
+                break
+            }
+        }
+        return problems
+    }
+
+    /// A group other than the default one, on a cluster that has the default group's internal
+    /// topics: state written before internal topics were named per application is in those, and
+    /// this application does not read it unless told to (docs/operations.md, "Upgrading").
+    static func warnOfUnusedDefaultNames(_ configuration: ProcessorConfiguration, counts: [String: Int], logger: Logger)
+    {
+        let defaults = Topics()
+        guard configuration.topics.changelog == Topics(application: configuration.groupID).changelog,
+            configuration.topics.changelog != defaults.changelog, counts[defaults.changelog] != nil
+        else { return }
+        logger.warning(
+            "this application's state is in its own topics; the default group's exist beside them",
+            metadata: [
+                "topics": "\(configuration.topics.changelogs)", "default_group_topics": "\(defaults.changelogs)",
+                "hint":
+                    "if those hold this application's state from before internal topics were named after group_id, set topics.changelog, topics.person_workouts, topics.person_changelog, topics.class_workouts and topics.class_changelog to their names",
+            ])
+    }
+
+    /// How many of each changelog partition's last records are checked at start: the records
+    /// a compacted topic keeps last are the latest state written, so another application
+    /// writing there shows in them (and a restore stops at the first one it meets).
+    static let ownerCheckedRecords: Int64 = 16
 
     /// Missing topics and changelogs whose partitions differ from their input's.
     static func partitionProblems(_ topics: Topics, counts: [String: Int]) -> [String] {

@@ -1,6 +1,9 @@
 public import ZoneKafka
 
-/// The contract's topic names (docs/contract.md); each can be renamed in config.
+/// The contract's topic names (docs/contract.md); each can be renamed in config. The internal
+/// topics (changelogs and repartition topics) are named after the application, its consumer
+/// group, as Kafka Streams names them after its `application.id`: two applications on one
+/// cluster never share state.
 public struct Topics: Sendable, Equatable {
     public var workoutEvents = "workout-events"
     public var zoneProfiles = "zone-profiles"
@@ -8,13 +11,13 @@ public struct Topics: Sendable, Equatable {
     public var workoutsFinished = "workouts-finished"
     public var deadLetters = "zonestream-dlq"
     /// Session state per partition of `workout-events` (compacted, same partition count).
-    public var changelog = "zonestream-changelog"
+    public var changelog: String
     /// Each person's training over recent days (compacted; key = person id).
     public var personSummaries = "person-summaries"
     /// The person stage's repartition topic: finished workouts with a person, keyed by it.
-    public var personWorkouts = "zonestream-person-workouts"
+    public var personWorkouts: String
     /// The person table's state per partition of ``personWorkouts`` (compacted, same count).
-    public var personChangelog = "zonestream-person-changelog"
+    public var personChangelog: String
     /// Live target changes of sessions that follow a plan.
     public var targetChanges = "target-changes"
     /// Each class's plan (compacted; key = class id), a table like the profiles.
@@ -22,11 +25,26 @@ public struct Topics: Sendable, Equatable {
     /// Each class's results per local day (compacted; key = `<class>@<day>`).
     public var classSummaries = "class-summaries"
     /// The class stage's repartition topic: finished workouts with a class, keyed by class and day.
-    public var classWorkouts = "zonestream-class-workouts"
+    public var classWorkouts: String
     /// The class table's state per partition of ``classWorkouts`` (compacted, same count).
-    public var classChangelog = "zonestream-class-changelog"
+    public var classChangelog: String
 
-    public init() {}
+    /// The default names, internal topics named for `application` (`<application>-changelog`,
+    /// `<application>-person-workouts`, ...). The default application, `zonestream`, gives the
+    /// names ZoneStream has always used, so a deployment on the default group keeps its state.
+    public init(application: String = "zonestream") {
+        changelog = "\(application)-changelog"
+        personWorkouts = "\(application)-person-workouts"
+        personChangelog = "\(application)-person-changelog"
+        classWorkouts = "\(application)-class-workouts"
+        classChangelog = "\(application)-class-changelog"
+    }
+
+    /// The topics holding one application's own state: changelogs and repartition topics.
+    public var internalTopics: [String] { [changelog, personWorkouts, personChangelog, classWorkouts, classChangelog] }
+
+    /// The changelogs, each keeping the state of one stage.
+    public var changelogs: [String] { [changelog, personChangelog, classChangelog] }
 
     /// Every topic the processor reads or writes.
     public var all: [String] {
@@ -42,12 +60,25 @@ public struct Topics: Sendable, Equatable {
         [zoneProfiles, changelog, personSummaries, personChangelog, classPlans, classSummaries, classChangelog]
     }
 
-    /// Every topic as it is created on a real cluster: `partitions` each (each changelog must
-    /// match the topic it keeps the state of), tables and changelogs compacted.
-    public func specifications(partitions: Int, replicationFactor: Int = -1) -> [TopicAdmin.Specification] {
-        all.map { name in
+    /// Every topic as it is created on a real cluster, tables and changelogs compacted. Each
+    /// internal topic takes the partitions of the topic whose state it keeps when that one
+    /// exists (`existing`: partition counts by topic), as Kafka Streams sizes its internal
+    /// topics from their source: a changelog must match it, and the repartition topics keep
+    /// the input's parallelism. Every other topic gets `partitions`.
+    public func specifications(partitions: Int, replicationFactor: Int = -1, existing: [String: Int] = [:])
+        -> [TopicAdmin.Specification]
+    {
+        let input = existing[workoutEvents] ?? partitions
+        // Built from pairs, not a literal: two settings naming one topic must not trap.
+        let sources = Dictionary(
+            [
+                (changelog, input), (personWorkouts, input), (classWorkouts, input),
+                (personChangelog, existing[personWorkouts] ?? input),
+                (classChangelog, existing[classWorkouts] ?? input),
+            ], uniquingKeysWith: { first, _ in first })
+        return all.map { name in
             TopicAdmin.Specification(
-                name: name, partitions: partitions, replicationFactor: replicationFactor,
+                name: name, partitions: sources[name] ?? partitions, replicationFactor: replicationFactor,
                 configs: compacted.contains(name) ? ["cleanup.policy": "compact"] : [:])
         }
     }

@@ -152,11 +152,15 @@ final class GroupLiveTable: Sendable {
         following.attach(consumer, topic: topic, logger: logger)
         followUnowned()
         let table = self
+        let owner = configuration.stateOwner
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-group-live") {
                 var nextReportMs: Int64 = 0
                 while table.running.load(ordering: .relaxed) {
                     consumer.poll(timeoutMs: 100) { record in
+                        // Another application's state (a changelog shared by hand) is neither
+                        // shown nor kept as a standby; the restore refuses it.
+                        guard !owner.isForeign(record) else { return }
                         table.apply(record, profiles: profiles, revision: revisions())
                     }
                     let now = WallClock.nowMs()

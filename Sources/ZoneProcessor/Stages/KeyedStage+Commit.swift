@@ -32,6 +32,7 @@ extension KeyedStage {
     }
 
     func produceChangedLogs() {
+        let owner = configuration.stateOwner.header
         for (partition, keys) in changedLogs {
             for key in keys {
                 // A key removed to make room leaves a tombstone, so a restore does not bring it back.
@@ -41,7 +42,7 @@ extension KeyedStage {
                     key: Array(key.utf8), value: nil)
                 produce(
                     topic: changelogTopic, key: key, value: state.map { aggregation.snapshot($0) },
-                    partition: partition, origin: origin)
+                    partition: partition, origin: origin, header: owner)
             }
         }
         changedLogs.removeAll()

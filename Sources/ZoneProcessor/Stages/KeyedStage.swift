@@ -193,12 +193,15 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     }
 
     /// Produces an output of `origin`.
-    func produce(topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin) {
+    func produce(
+        topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin,
+        header: KafkaHeader? = nil
+    ) {
         let context = origin.context(.output)
         do {
             try producer.produce(
                 topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition,
-                context: context, input: origin.input)
+                context: context, input: origin.input, header: header)
         } catch {
             refused(topic: topic, error: error, origin: origin)
         }

@@ -12,10 +12,13 @@ final class ChangelogReader {
     /// Read partitions are forwarded here and read in batches.
     private let queue: KafkaQueue
     private let logger: Logger
+    /// Records another application wrote end the read with an error (``StateOwner``).
+    private let owner: StateOwner
 
     init(configuration: ProcessorConfiguration, topic: String, logger: Logger, batchSize: Int) throws(KafkaError) {
         self.topic = topic
         self.logger = logger
+        owner = configuration.stateOwner
         consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: nil, logger: logger,
             properties: ["fetch.wait.max.ms": "10", "fetch.max.bytes": "52428800"])
@@ -38,8 +41,28 @@ final class ChangelogReader {
                 apply)
         } catch let error as ProcessorError {
             throw error
+        } catch let error as StateOwner.ForeignRecord {
+            throw ProcessorError(
+                .restoring, partition: partition,
+                reason: owner.refusal(topic: topic, partition: partition, writer: error.writer))
         } catch {
             throw ProcessorError(.restoring, partition: partition, reason: "\(topic): \(error)")
+        }
+    }
+
+    /// The application, other than this one, that wrote one of the last `count` records of
+    /// `partition`; nil when they are all this application's (or the partition is empty).
+    /// How the start refuses a changelog another application writes, before anything changes.
+    func foreignWriter(partition: Int32, lastRecords count: Int64, timeoutMs: Int) throws -> String? {
+        let deadline = Date().addingTimeInterval(Double(timeoutMs) / 1000)
+        let (_, high) = try watermarks(partition, until: deadline, isStopping: { false })
+        do {
+            try readRecords(
+                partition: partition, from: high - count, timeoutMs: timeoutMs, isStopping: { false },
+                progress: { _ in }, { _ in })
+            return nil
+        } catch let error as StateOwner.ForeignRecord {
+            return error.writer
         }
     }
 
@@ -66,9 +89,11 @@ final class ChangelogReader {
         }
         var next = first
         var failure: KafkaError?
+        var foreignWriter: String?
         progress(high - next)
         defer { progress(0) }
         while next < high && failure == nil {
+            if let foreignWriter { throw StateOwner.ForeignRecord(writer: foreignWriter) }
             if isStopping() {
                 throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
             }
@@ -85,7 +110,11 @@ final class ChangelogReader {
                 // The queue can still hold records of the partition read before this one
                 // (fetched ahead), or stale ones of an earlier read: neither may end this read
                 // early or overwrite newer state.
-                guard record.partition == partition, record.offset >= next else { return }
+                guard record.partition == partition, record.offset >= next, foreignWriter == nil else { return }
+                if owner.isForeign(record) {
+                    foreignWriter = StateOwner.writer(of: record)
+                    return
+                }
                 next = record.offset + 1
                 apply(record)
             }

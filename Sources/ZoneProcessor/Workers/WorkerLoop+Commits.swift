@@ -109,11 +109,12 @@ extension WorkerLoop {
         let tracker = DeliveryTracker()
         var refused: Set<Int32> = []
         let topic = context.configuration.topics.changelog
+        let owner = context.configuration.stateOwner.header
         for write in writes {
             do {
                 try sink.producer.produce(
                     topic: topic, key: Array(write.key.utf8), value: write.value, tracker: tracker,
-                    partition: write.partition)
+                    partition: write.partition, header: owner)
             } catch {
                 refused.insert(write.partition)
             }

@@ -20,11 +20,12 @@ extension WorkerLoop {
     /// transaction, and a restart restores the committed state from the changelog.
     mutating func commitTransaction(changelog: [ChangelogWrite]) {
         guard let producer = transactions, !failed else { return }
+        let owner = context.configuration.stateOwner.header
         for write in changelog {
             do {
                 try producer.produce(
                     topic: context.configuration.topics.changelog, key: Array(write.key.utf8), value: write.value,
-                    tracker: sink.tracker, partition: write.partition)
+                    tracker: sink.tracker, partition: write.partition, header: owner)
             } catch {
                 return fail(ProcessorError(.writingChangelog, partition: write.partition, reason: "\(error)"))
             }

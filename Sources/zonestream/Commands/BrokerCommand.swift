@@ -24,6 +24,12 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(help: "Extra topics to create (comma-separated), each NAME or NAME:PARTITIONS (default --partitions).")
     var extraTopics: String?
 
+    @Option(
+        help:
+            "Groups (group_id) whose internal topics to create besides the default group's (comma-separated): the embedded broker cannot create topics when asked."
+    )
+    var applications: String?
+
     func validate() throws {
         try Self.validate(brokers: brokers)
         guard partitions >= 1 else { throw ValidationError("--partitions must be at least 1") }
@@ -50,8 +56,10 @@ struct BrokerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let groups = (applications ?? "").split(separator: ",").map { String($0) }
         let cluster = try EmbeddedBroker.start(
             brokers: brokers, partitions: partitions,
+            topics: [Topics()] + groups.map { Topics(application: $0) },
             extraTopics: try Self.extraTopics(extraTopics, partitions: partitions))
         FileHandle.standardOutput.write(Data((cluster.bootstrapServers + "\n").utf8))
         if let bootstrapFile {
@@ -125,14 +133,14 @@ extension BrokerCommand {
 
 /// Starts a mock cluster with every topic of the contract.
 enum EmbeddedBroker {
-    /// The contract's and the processor's own topics, by their default names.
-    static let topics = Topics().all
-
-    static func start(brokers: Int, partitions: Int, extraTopics: [(name: String, partitions: Int)] = []) throws
-        -> MockCluster
-    {
+    /// Starts the broker with the topics of each of `topics` (by default the contract's and
+    /// the default group's own), `partitions` each, and `extraTopics`.
+    static func start(
+        brokers: Int, partitions: Int, topics: [Topics] = [Topics()],
+        extraTopics: [(name: String, partitions: Int)] = []
+    ) throws -> MockCluster {
         let cluster = try MockCluster(brokers: brokers)
-        for topic in topics { try cluster.createTopic(topic, partitions: partitions) }
+        for topic in Set(topics.flatMap(\.all)) { try cluster.createTopic(topic, partitions: partitions) }
         for topic in extraTopics { try cluster.createTopic(topic.name, partitions: topic.partitions) }
         return cluster
     }

@@ -14,7 +14,7 @@ struct ResetCommand: AsyncParsableCommand {
 
     @OptionGroup var settings: SettingsOptions
 
-    @Option(help: "The consumer group (default: the group_id setting).")
+    @Option(help: "The consumer group (same as --set group_id=...; its internal topics are named after it).")
     var group: String?
 
     @Option(help: "Start again at the first record written at or after this time (ISO 8601, or ms since the epoch).")
@@ -39,9 +39,11 @@ struct ResetCommand: AsyncParsableCommand {
     }
 
     private func reset() throws {
+        var settings = settings
+        if let group { settings.overrides.append("group_id=\(group)") }
         let connection = try ToolConnection(settings: settings, tool: "reset")
         let (configuration, logger) = (connection.configuration, connection.logger)
-        let group = group ?? configuration.groupID
+        let group = configuration.groupID
         let tool = GroupReset(
             kafka: configuration.kafka,
             // The group's timing, not an instance's static identity: the tool is a member of its own.

@@ -99,7 +99,8 @@ struct RunCommand: AsyncParsableCommand {
             try TopicLayout.prepare(configuration, using: producer, logger: logger)
             return nil
         }
-        let cluster = try EmbeddedBroker.start(brokers: 1, partitions: loader.integer("embedded.partitions"))
+        let cluster = try EmbeddedBroker.start(
+            brokers: 1, partitions: loader.integer("embedded.partitions"), topics: [configuration.topics])
         configuration.kafka.bootstrapServers = cluster.bootstrapServers
         configuration.embeddedBroker = true
         logger.warning(

@@ -146,17 +146,20 @@ struct SettingKey: Sendable {
             SettingKey("topics.workouts_finished", topics.workoutsFinished, .nonEmpty, "finished-workout summaries"),
             SettingKey("topics.dead_letters", topics.deadLetters, .nonEmpty, "dead-letter records"),
             SettingKey(
-                "topics.changelog", topics.changelog, .nonEmpty,
-                "session state per input partition (compacted, co-partitioned with the input)"),
+                "topics.changelog", "", .topicName,
+                "session state per input partition (compacted, co-partitioned with the input); empty: <group_id>-changelog"
+            ),
             SettingKey(
                 "topics.person_summaries", topics.personSummaries, .nonEmpty,
                 "each person's last 7 and 28 days (compacted, keyed by person)"),
             SettingKey(
-                "topics.person_workouts", topics.personWorkouts, .nonEmpty,
-                "the person stage's repartition topic: finished workouts keyed by person"),
+                "topics.person_workouts", "", .topicName,
+                "the person stage's repartition topic: finished workouts keyed by person; empty: <group_id>-person-workouts"
+            ),
             SettingKey(
-                "topics.person_changelog", topics.personChangelog, .nonEmpty,
-                "person table state per repartition partition (compacted, co-partitioned with it)"),
+                "topics.person_changelog", "", .topicName,
+                "person table state per repartition partition (compacted, co-partitioned with it); empty: <group_id>-person-changelog"
+            ),
             SettingKey(
                 "topics.target_changes", topics.targetChanges, .nonEmpty, "live target changes of planned sessions"),
             SettingKey(
@@ -165,11 +168,13 @@ struct SettingKey: Sendable {
                 "topics.class_summaries", topics.classSummaries, .nonEmpty,
                 "each class's results per local day (compacted, keyed by class@day)"),
             SettingKey(
-                "topics.class_workouts", topics.classWorkouts, .nonEmpty,
-                "the class stage's repartition topic: finished workouts keyed by class and day"),
+                "topics.class_workouts", "", .topicName,
+                "the class stage's repartition topic: finished workouts keyed by class and day; empty: <group_id>-class-workouts"
+            ),
             SettingKey(
-                "topics.class_changelog", topics.classChangelog, .nonEmpty,
-                "the class table's state per class_workouts partition (compacted, co-partitioned)"),
+                "topics.class_changelog", "", .topicName,
+                "the class table's state per class_workouts partition (compacted, co-partitioned); empty: <group_id>-class-changelog"
+            ),
             SettingKey(
                 "create_topics.partitions", processor.createTopicPartitions, .integer(0...10_000),
                 "create missing topics on a real cluster with this many partitions (0: never)"),

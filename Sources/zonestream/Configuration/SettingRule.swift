@@ -21,6 +21,9 @@ enum SettingRule: Sendable {
     case secret
     /// Empty, or a name of 1 to 64 letters, digits, `.`, `_` and `-` (part of Kafka ids).
     case identifier
+    /// Empty (a name derived from the group), or a name Kafka accepts for a topic: 1 to 249
+    /// ASCII letters, digits, `.`, `_` and `-`.
+    case topicName
 
     /// What is allowed, for error messages and `--print-config`.
     var allowed: String {
@@ -34,6 +37,7 @@ enum SettingRule: Sendable {
         case .choice(let words): "one of " + words.joined(separator: ", ")
         case .boundaries: "empty, or 2 to 8 increasing numbers > 0 separated by commas"
         case .identifier: "empty, or 1 to 64 letters, digits, '.', '_' and '-'"
+        case .topicName: "empty (named after group_id), or 1 to 249 letters, digits, '.', '_' and '-'"
         case .secret: "empty, or visible ASCII characters with no whitespace (check the secret's file for a newline)"
         }
     }
@@ -55,12 +59,16 @@ enum SettingRule: Sendable {
                 && parts.allSatisfy { Double($0.trimmingCharacters(in: .whitespaces)) != nil }
         case .secret:
             return value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
-        case .identifier:
-            return trimmed.utf8.count <= 64
-                && trimmed.unicodeScalars.allSatisfy {
-                    $0.isASCII
-                        && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
-                }
+        case .identifier: return trimmed.utf8.count <= 64 && Self.isKafkaName(trimmed)
+        case .topicName: return trimmed.utf8.count <= 249 && Self.isKafkaName(trimmed)
+        }
+    }
+
+    /// Whether `text` uses only what Kafka allows in topic names and ids: ASCII letters, digits,
+    /// `.`, `_` and `-`.
+    static func isKafkaName(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
         }
     }
 

@@ -44,22 +44,37 @@ extension SettingsLoader {
         configuration.progressIntervalMs = integer("metrics.progress_interval_s") * 1000
         configuration.snapshotFormat = UInt8(integer("changelog.snapshot_format"))
         configuration.publishesLiveSessions = boolean("http.enabled")
-        var topics = Topics()
+        var topics = Topics(application: configuration.groupID)
         topics.workoutEvents = string("topics.workout_events")
         topics.zoneProfiles = string("topics.zone_profiles")
         topics.zoneChanges = string("topics.zone_changes")
         topics.workoutsFinished = string("topics.workouts_finished")
         topics.deadLetters = string("topics.dead_letters")
-        topics.changelog = string("topics.changelog")
         topics.personSummaries = string("topics.person_summaries")
-        topics.personWorkouts = string("topics.person_workouts")
-        topics.personChangelog = string("topics.person_changelog")
         topics.targetChanges = string("topics.target_changes")
         topics.classPlans = string("topics.class_plans")
         topics.classSummaries = string("topics.class_summaries")
-        topics.classWorkouts = string("topics.class_workouts")
-        topics.classChangelog = string("topics.class_changelog")
+        let internalTopics: [(String, WritableKeyPath<Topics, String>)] = [
+            ("topics.changelog", \.changelog), ("topics.person_workouts", \.personWorkouts),
+            ("topics.person_changelog", \.personChangelog), ("topics.class_workouts", \.classWorkouts),
+            ("topics.class_changelog", \.classChangelog),
+        ]
+        var derived: [String] = []
+        for (key, path) in internalTopics {
+            let name = string(key).trimmingCharacters(in: .whitespaces)
+            if name.isEmpty { derived.append(key) } else { topics[keyPath: path] = name }
+        }
+        try checkDerivedNames(derived, groupID: configuration.groupID)
         configuration.topics = topics
         return configuration
+    }
+
+    /// Internal topics named after `group_id` need a group id Kafka accepts in a topic name.
+    private func checkDerivedNames(_ keys: [String], groupID: String) throws(SettingsError) {
+        guard !keys.isEmpty, !(SettingRule.isKafkaName(groupID) && groupID.utf8.count <= 200) else { return }
+        throw SettingsError(
+            description:
+                "group_id '\(groupID)' cannot name internal topics (\(keys.joined(separator: ", ")) are empty, so they would be '\(groupID)-...'): use up to 200 letters, digits, '.', '_' and '-' in group_id, or set those topics' names"
+        )
     }
 }

@@ -94,7 +94,7 @@ struct DeadLetterReplay {
         for candidate in candidates {
             try producer.produce(
                 topic: candidate.sourceTopic, key: candidate.key, value: candidate.value,
-                header: (Self.header, Array(candidate.location.utf8)), tracker: tracker)
+                tracker: tracker, header: KafkaHeader(name: Self.header, value: Array(candidate.location.utf8)))
         }
         try producer.flush(timeoutMs: 30_000)
         if tracker.failedCount > 0 {

@@ -113,6 +113,13 @@ struct SettingsValidationTests {
         Refusal(
             arguments: ["--set", "create_topics.replication_factor=0"], environment: [:],
             mentions: ["'create_topics.replication_factor'", "-1 (the broker's default)"]),
+        // Internal topics are named after the group, so the group must make a topic name.
+        Refusal(
+            arguments: ["--set", "group_id=gym chain"], environment: [:],
+            mentions: ["group_id 'gym chain'", "cannot name internal topics", "topics.changelog"]),
+        Refusal(
+            arguments: ["--set", "topics.changelog=bad name"], environment: [:],
+            mentions: ["'topics.changelog'", "'bad name'", "named after group_id"]),
         // A token read from a secret file with its newline would make every request 401.
         Refusal(
             arguments: [], environment: ["ZONESTREAM_HTTP_TOKEN": "wall-screen-7f3a\n"],

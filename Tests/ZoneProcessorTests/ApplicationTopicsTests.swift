@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import ZoneBench
+import ZoneTestSupport
+
+/// Internal topics belong to one application: each group's changelogs and repartition topics
+/// are named after it, every state record names its writer, and an instance refuses state
+/// another application wrote, while state written before records named their writer (the
+/// upgrade path: the old names set by hand) is adopted.
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct ApplicationTopicsTests {
+    static let sessions = ["morning-ride", "evening-ride"]
+
+    @Test(arguments: BrokerKind.selected)
+    func twoApplicationsOnOneClusterEachProduceEverything(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2, applications: ["gym-a", "gym-b"])
+        defer { broker.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        for session in Self.sessions {
+            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+                try input.send("workout-events", key: session, value: Array(event.utf8))
+            }
+        }
+        try input.flush()
+        let outputs = try OutputCollector(
+            bootstrap: broker.bootstrapServers,
+            topics: [
+                "workouts-finished", "zonestream-dlq", "gym-a-changelog", "gym-b-changelog", "zonestream-changelog",
+            ])
+        defer { outputs.stop() }
+
+        // The first application finishes both workouts and stops.
+        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
+        #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "gym-a: \(first.output.suffix(2000))")
+        #expect(first.signal(SIGTERM))
+
+        // A second application over the same input keeps its state apart, so it counts both
+        // workouts too instead of restoring them as finished.
+        let second = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "gym-b", ownTopics: true)
+        defer { second.signal(SIGTERM) }
+        #expect(outputs.wait { $0.records("workouts-finished").count == 4 }, "gym-b: \(second.output.suffix(2000))")
+        #expect(outputs.wait { $0.records("gym-b-changelog").count >= 2 })
+        #expect(outputs.records("gym-a-changelog").allSatisfy { $0.application == "gym-a" })
+        #expect(outputs.records("gym-b-changelog").allSatisfy { $0.application == "gym-b" })
+        #expect(outputs.records("zonestream-changelog").isEmpty, "the default group's changelog is not written")
+        #expect(outputs.records("zonestream-dlq").isEmpty)
+        #expect(second.signal(SIGTERM))
+
+        // A third application pointed at the first one's topics by hand is refused at start,
+        // naming the writer, before it consumes anything.
+        let pinned = Self.internalTopicSettings(named: "gym-a")
+        let refused = try ZoneStreamProcess.runToExit(
+            ["run", "--bootstrap-servers", broker.bootstrapServers, "--http-port", "0", "--set", "group_id=gym-c"]
+                + pinned, seconds: 60)
+        #expect(refused.status == 78, "\(refused.output.suffix(2000))")
+        #expect(refused.output.contains("written by application 'gym-a', not 'gym-c'"), "\(refused.output)")
+        #expect(!refused.output.contains("partitions assigned"), "nothing was consumed")
+    }
+
+    /// Upgrading a group other than the default one: its state from before internal topics
+    /// were named after it is in the default names, written without the owner header. Set to
+    /// those names, it is adopted: the sessions it knows finished are not counted again.
+    @Test(arguments: BrokerKind.selected)
+    func stateWithoutAWriterIsAdoptedWhenItsTopicsAreNamed(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2, applications: ["gym-a", "gym-legacy"])
+        defer { broker.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        for session in Self.sessions {
+            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+                try input.send("workout-events", key: session, value: Array(event.utf8))
+            }
+        }
+        try input.flush()
+        let outputs = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq", "gym-a-changelog"])
+        defer { outputs.stop() }
+        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
+        #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "\(first.output.suffix(2000))")
+        #expect(outputs.wait { $0.records("gym-a-changelog").filter { !$0.isTombstone }.count >= 2 })
+        #expect(first.signal(SIGTERM))
+
+        // The state as an older release wrote it: the same records, no header, default names.
+        for record in outputs.records("gym-a-changelog") {
+            try input.send("zonestream-changelog", key: record.key, value: record.bytes, partition: record.partition)
+        }
+        try input.flush()
+        let upgraded = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "gym-legacy",
+            extra: ["--set", "topics.changelog=zonestream-changelog"], ownTopics: true)
+        defer { upgraded.signal(SIGTERM) }
+        #expect(upgraded.waitForOutput("partition restored", seconds: 60), "\(upgraded.output.suffix(3000))")
+        // A new group reads its input from the start; the adopted state knows both sessions
+        // finished, so only the sessions after them are counted (one on each partition, read
+        // after the old ones).
+        for partition in Int32(0)..<2 {
+            let session = "late-ride-\(partition)"
+            for event in DeadLetterReplayTests.events(session, person: "p-late") {
+                try input.send("workout-events", key: session, value: Array(event.utf8), partition: partition)
+            }
+        }
+        try input.flush()
+        #expect(
+            outputs.wait {
+                $0.records("workouts-finished").filter { $0.key?.hasPrefix("late-ride") == true }.count == 2
+            }, "\(upgraded.output.suffix(3000))")
+        #expect(outputs.records("workouts-finished").count == 4, "the adopted sessions are not counted again")
+    }
+
+    /// `--set` flags naming every internal topic as `application`'s.
+    static func internalTopicSettings(named application: String) -> [String] {
+        ["changelog", "person-workouts", "person-changelog", "class-workouts", "class-changelog"].flatMap {
+            ["--set", "topics.\($0.replacingOccurrences(of: "-", with: "_"))=\(application)-\($0)"]
+        }
+    }
+}
