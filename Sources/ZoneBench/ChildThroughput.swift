@@ -13,9 +13,14 @@ enum ChildThroughput {
         var executable: URL
         var configuration: ProcessorConfiguration
 
-        /// `zonestream run`'s arguments; `personStage`: with the person stage's topics (a build
-        /// from before the person stage refuses those settings).
-        func arguments(personStage: Bool) -> [String] {
+        /// The keyed stages whose topics a child is given: a build from before a stage refuses
+        /// its settings, and is started again without them.
+        enum Stages: CaseIterable {
+            case personAndClass, person, none
+        }
+
+        /// `zonestream run`'s arguments, with the topics of `stages`.
+        func arguments(stages: Stages) -> [String] {
             let topics = configuration.topics
             var settings = [
                 "group_id=\(configuration.groupID)", "workers=\(configuration.workers)",
@@ -24,11 +29,19 @@ enum ChildThroughput {
                 "topics.zone_changes=\(topics.zoneChanges)", "topics.workouts_finished=\(topics.workoutsFinished)",
                 "topics.dead_letters=\(topics.deadLetters)", "topics.changelog=\(topics.changelog)",
             ]
-            if personStage {
+            if stages != .none {
                 settings += [
                     "topics.person_workouts=\(topics.personWorkouts)",
                     "topics.person_changelog=\(topics.personChangelog)",
                     "topics.person_summaries=\(topics.personSummaries)",
+                ]
+            }
+            if stages == .personAndClass {
+                settings += [
+                    "topics.class_workouts=\(topics.classWorkouts)",
+                    "topics.class_changelog=\(topics.classChangelog)",
+                    "topics.class_summaries=\(topics.classSummaries)",
+                    "topics.class_plans=\(topics.classPlans)", "topics.target_changes=\(topics.targetChanges)",
                 ]
             }
             return ["run", "--bootstrap-servers", configuration.kafka.bootstrapServers, "--http-port", "0"]
@@ -43,8 +56,13 @@ enum ChildThroughput {
     /// seventieth.
     static let pollInterval = 0.1
 
-    /// What a build that does not know a setting says when it refuses it.
-    static let unknownPersonSetting = "unknown setting 'topics.person_"
+    /// The stages to try next after a build refused `stages` with `output` (what a build says
+    /// of a setting it does not know); nil when it refused nothing of theirs.
+    static func fewer(than stages: Run.Stages, after output: String) -> Run.Stages? {
+        if output.contains("unknown setting 'topics.person_") && stages != .none { return Run.Stages.none }
+        if output.contains("unknown setting 'topics.class_") && stages == .personAndClass { return .person }
+        return nil
+    }
 
     /// Runs the child until it has taken `records` input records (at most 600 s), then stops
     /// it. `broker`: the embedded broker's process, whose CPU in the window is taken too.
@@ -55,17 +73,18 @@ enum ChildThroughput {
         // Each build with its own defaults: run where no settings file is, since this
         // repository's config/zonestream.yaml names settings an earlier build does not know.
         let directory = FileManager.default.temporaryDirectory
-        var personStage = true
+        var stages = Run.Stages.personAndClass
         var child = try ZoneStreamProcess(
-            run.arguments(personStage: true), executable: run.executable, directory: directory)
+            run.arguments(stages: stages), executable: run.executable, directory: directory)
         var port = child.httpPort()
-        if port == nil, child.output.contains(unknownPersonSetting) {
-            personStage = false
+        while port == nil, let fewer = fewer(than: stages, after: child.output) {
+            stages = fewer
             child.signal(SIGKILL)
             child = try ZoneStreamProcess(
-                run.arguments(personStage: false), executable: run.executable, directory: directory)
+                run.arguments(stages: stages), executable: run.executable, directory: directory)
             port = child.httpPort()
         }
+        let personStage = stages != .none
         defer { child.signal(SIGKILL) }
         guard let port else {
             throw BenchError("bench: \(run.executable.path) did not start: \(child.output.suffix(800))")

@@ -73,7 +73,10 @@ struct BenchSmokeTests {
         for argument in "$@"; do
             case "$argument" in topics.person_*) echo "Error: unknown setting '${argument%%=*}' (from --set)"; exit 64 ;; esac
         done
-        exec "\(BrokerProcess.executable.path)" "$@"
+        # Such a build had fixed names for its state topics: the default group's.
+        exec "\(BrokerProcess.executable.path)" "$@" --set topics.person_workouts=zonestream-person-workouts \\
+            --set topics.person_changelog=zonestream-person-changelog \\
+            --set topics.class_workouts=zonestream-class-workouts --set topics.class_changelog=zonestream-class-changelog
         """.write(to: older, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: older.path)
         let report = directory.appendingPathComponent("builds.json")

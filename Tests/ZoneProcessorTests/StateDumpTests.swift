@@ -30,6 +30,8 @@ struct StateDumpTests {
         for partition in 0..<2 {
             let (status, output) = try ZoneStreamProcess.runToExit([
                 "state", "dump", "--partition", "\(partition)", "--bootstrap-servers", broker.bootstrapServers,
+                // The processor's application, on the default group's topics (a changelog names its writer).
+                "--set", "group_id=dump", "--set", "topics.changelog=zonestream-changelog",
             ])
             #expect(status == 0, "\(output)")
             for line in output.split(separator: "\n") {

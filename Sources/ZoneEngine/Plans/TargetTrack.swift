@@ -11,33 +11,46 @@ struct TargetTrack: Sendable {
         // copies the storage unless this track holds the only reference (copy on write).
         // `@exclusivity(unchecked)`: those are its only writers, on the session's one mutable
         // path, and the dynamic check on each class property cost every sample several calls.
+        //
+        // What every sample reads or writes comes first, so that it shares the object's first
+        // two cache lines: with a thousand sessions each object is a cache miss, and the step
+        // bounds, targets and counts behind their own buffers were three more per sample.
+
+        /// The running step's milliseconds (in, below, above), kept here until the crediting
+        /// moves on to another step.
+        @exclusivity(unchecked) var runningIn: Int64 = 0
+        @exclusivity(unchecked) var runningBelow: Int64 = 0
+        @exclusivity(unchecked) var runningAbove: Int64 = 0
+        /// The step the latest sample fell in, with its bounds and target copied out of the
+        /// plan: an interval or sample inside [cachedStart, cachedEnd) needs nothing else.
+        /// Empty (0, 0) until the first sample in a step.
+        @exclusivity(unchecked) var cachedStart: Int64 = 0
+        @exclusivity(unchecked) var cachedEnd: Int64 = 0
+        @exclusivity(unchecked) var candidateSince: Int64 = 0
+        @exclusivity(unchecked) var cachedTarget: PlanTarget?
+        @exclusivity(unchecked) var cachedStep: Int32 = -1
+        /// The step whose milliseconds are running, -1: none.
+        @exclusivity(unchecked) var runningStep: Int32 = -1
+        /// The state the latest samples have had since `candidateSince`, step -1 before any.
+        @exclusivity(unchecked) var candidateStep: Int32 = -1
+        /// The last published state, step -1 before the first.
+        @exclusivity(unchecked) var publishedStep: Int32 = -1
+        /// The first step that may overlap the next credited interval (intervals come in time order).
+        @exclusivity(unchecked) var creditCursor: Int32 = 0
+        /// The first step that may hold the next accepted sample (samples come in time order).
+        @exclusivity(unchecked) var stateCursor: Int32 = 0
+        @exclusivity(unchecked) var candidateStatus = TargetStatus.in
+        @exclusivity(unchecked) var publishedStatus = TargetStatus.in
+
         let plan: WorkoutPlan
         let quantity: Quantity
-        /// The plan's step bounds and this quantity's target per step, read per sample: copied
-        /// out of the plan once, so a sample reads them without going through its steps.
+        /// The plan's step bounds and this quantity's target per step, copied out of the plan
+        /// once, for the steps a sample moves into.
         let starts: [Int64]
         let targets: [PlanTarget?]
         /// Milliseconds per step and status: index step * 3 + status, except what is still
         /// running for ``runningStep``.
         @exclusivity(unchecked) var counts: [Int64]
-        /// The step whose milliseconds are being credited, kept here (in, below, above) until
-        /// the crediting moves on: a sample then touches this object alone, not the counts
-        /// (with a thousand sessions, each a cache miss). -1: none.
-        @exclusivity(unchecked) var runningStep = -1
-        @exclusivity(unchecked) var runningIn: Int64 = 0
-        @exclusivity(unchecked) var runningBelow: Int64 = 0
-        @exclusivity(unchecked) var runningAbove: Int64 = 0
-        /// The first step that may overlap the next credited interval (intervals come in time order).
-        @exclusivity(unchecked) var creditCursor = 0
-        /// The first step that may hold the next accepted sample (samples come in time order).
-        @exclusivity(unchecked) var stateCursor = 0
-        /// The last published state, step -1 before the first.
-        @exclusivity(unchecked) var publishedStep = -1
-        @exclusivity(unchecked) var publishedStatus = TargetStatus.in
-        /// The state the latest samples have had since `candidateSince`, step -1 before any.
-        @exclusivity(unchecked) var candidateStep = -1
-        @exclusivity(unchecked) var candidateStatus = TargetStatus.in
-        @exclusivity(unchecked) var candidateSince: Int64 = 0
 
         init(plan: WorkoutPlan, quantity: Quantity) {
             self.plan = plan
@@ -51,29 +64,43 @@ struct TargetTrack: Sendable {
         var settledCounts: [Int64] {
             guard runningStep >= 0 else { return counts }
             var settled = counts
-            settled[runningStep * 3] += runningIn
-            settled[runningStep * 3 + 1] += runningBelow
-            settled[runningStep * 3 + 2] += runningAbove
+            let base = Int(runningStep) * 3
+            settled[base] += runningIn
+            settled[base + 1] += runningBelow
+            settled[base + 2] += runningAbove
             return settled
         }
 
         /// Credits `milliseconds` of `step` at `status`, in the running sums when it is their step.
         @inline(__always)
-        func add(_ milliseconds: Int64, step: Int, status: TargetStatus) {
-            if step != runningStep {
-                if runningStep >= 0 {
-                    counts[runningStep * 3] += runningIn
-                    counts[runningStep * 3 + 1] += runningBelow
-                    counts[runningStep * 3 + 2] += runningAbove
-                }
-                runningStep = step
-                (runningIn, runningBelow, runningAbove) = (0, 0, 0)
-            }
+        func add(_ milliseconds: Int64, step: Int32, status: TargetStatus) {
+            if step != runningStep { settleRunning(startingStep: step) }
             switch status {
             case .in: runningIn += milliseconds
             case .below: runningBelow += milliseconds
             case .above: runningAbove += milliseconds
             }
+        }
+
+        /// Moves the running sums into the counts and starts running `step`.
+        @inline(never)
+        func settleRunning(startingStep step: Int32) {
+            if runningStep >= 0 {
+                let base = Int(runningStep) * 3
+                counts[base] += runningIn
+                counts[base + 1] += runningBelow
+                counts[base + 2] += runningAbove
+            }
+            runningStep = step
+            (runningIn, runningBelow, runningAbove) = (0, 0, 0)
+        }
+
+        /// Caches step `index`'s bounds and target.
+        func cache(step index: Int) {
+            cachedStep = Int32(index)
+            cachedStart = starts[index]
+            cachedEnd = starts[index + 1]
+            cachedTarget = targets[index]
         }
 
         func copy() -> Storage {
@@ -107,13 +134,13 @@ struct TargetTrack: Sendable {
     /// The last published state, nil before the first.
     var publishedState: TargetChange.State? {
         storage.publishedStep < 0
-            ? nil : TargetChange.State(step: storage.publishedStep, status: storage.publishedStatus)
+            ? nil : TargetChange.State(step: Int(storage.publishedStep), status: storage.publishedStatus)
     }
 
     /// Milliseconds of `step` (0-based) with `status`.
     func milliseconds(step: Int, _ status: TargetStatus) -> Int64 {
         var milliseconds = storage.counts[step * 3 + Int(status.rawValue)]
-        if step == storage.runningStep {
+        if step == Int(storage.runningStep) {
             switch status {
             case .in: milliseconds += storage.runningIn
             case .below: milliseconds += storage.runningBelow
@@ -132,17 +159,32 @@ struct TargetTrack: Sendable {
     mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
         unique()
         let storage = self.storage
+        if from >= storage.cachedStart && to <= storage.cachedEnd {
+            // Within the latest sample's step: the usual case, one step and its cached target.
+            storage.creditCursor = storage.cachedStep
+            if let target = storage.cachedTarget,
+                let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
+            {
+                storage.add(to - from, step: storage.cachedStep, status: status)
+            }
+            return
+        }
+        creditAcrossSteps(value: value, zone: zone, zoneCount: zoneCount, from: from, to: to)
+    }
+
+    @inline(never)
+    private func creditAcrossSteps(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
         let steps = storage.targets.count
         storage.starts.withUnsafeBufferPointer { starts in
-            var index = storage.creditCursor
+            var index = Int(storage.creditCursor)
             while index < steps && starts[index + 1] <= from { index += 1 }
-            storage.creditCursor = index
+            storage.creditCursor = Int32(index)
             while index < steps && starts[index] < to {
                 let overlap = min(to, starts[index + 1]) - max(from, starts[index])
                 if overlap > 0, let target = storage.targets[index],
                     let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
                 {
-                    storage.add(overlap, step: index, status: status)
+                    storage.add(overlap, step: Int32(index), status: status)
                 }
                 index += 1
             }
@@ -156,14 +198,13 @@ struct TargetTrack: Sendable {
     {
         unique()
         let storage = self.storage
-        let steps = storage.targets.count
-        var index = storage.stateCursor
-        let inStep = storage.starts.withUnsafeBufferPointer { starts in
-            while index < steps && starts[index + 1] <= timestamp { index += 1 }
-            return index < steps && timestamp >= starts[index]
+        if timestamp < storage.cachedStart || timestamp >= storage.cachedEnd {
+            guard moveState(to: timestamp) else { return nil }
+        } else {
+            storage.stateCursor = storage.cachedStep
         }
-        storage.stateCursor = index
-        guard inStep, let target = storage.targets[index],
+        let index = storage.cachedStep
+        guard let target = storage.cachedTarget,
             let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
         else { return nil }
         if index != storage.candidateStep || status != storage.candidateStatus {
@@ -174,14 +215,34 @@ struct TargetTrack: Sendable {
         guard index != storage.publishedStep || status != storage.publishedStatus,
             timestamp - storage.candidateSince >= dwellMs
         else { return nil }
+        return publish(step: index, status: status, value: value, at: timestamp)
+    }
+
+    /// Moves the state cursor to the step holding `timestamp` and caches it; false when no
+    /// step holds it (before the plan's anchor, after its end).
+    @inline(never)
+    private func moveState(to timestamp: Int64) -> Bool {
+        let steps = storage.targets.count
+        var index = Int(storage.stateCursor)
+        let inStep = storage.starts.withUnsafeBufferPointer { starts in
+            while index < steps && starts[index + 1] <= timestamp { index += 1 }
+            return index < steps && timestamp >= starts[index]
+        }
+        storage.stateCursor = Int32(index)
+        if inStep { storage.cache(step: index) }
+        return inStep
+    }
+
+    @inline(never)
+    private func publish(step index: Int32, status: TargetStatus, value: Double, at timestamp: Int64) -> TargetChange {
         let previous =
             storage.publishedStep < 0
-            ? nil : TargetChange.State(step: storage.publishedStep, status: storage.publishedStatus)
+            ? nil : TargetChange.State(step: Int(storage.publishedStep), status: storage.publishedStatus)
         storage.publishedStep = index
         storage.publishedStatus = status
         return TargetChange(
             quantity: storage.quantity, timestamp: timestamp, value: value,
-            state: TargetChange.State(step: index, status: status), previous: previous, plan: storage.plan)
+            state: TargetChange.State(step: Int(index), status: status), previous: previous, plan: storage.plan)
     }
 }
 
@@ -214,11 +275,11 @@ extension TargetTrack {
     /// the session.
     func write(to writer: inout SnapshotWriter) {
         for count in storage.settledCounts { writer.write(count) }
-        writer.write(storage.creditCursor)
-        writer.write(storage.stateCursor)
-        writer.write(storage.publishedStep)
+        writer.write(Int(storage.creditCursor))
+        writer.write(Int(storage.stateCursor))
+        writer.write(Int(storage.publishedStep))
         writer.write(UInt8(storage.publishedStatus.rawValue))
-        writer.write(storage.candidateStep)
+        writer.write(Int(storage.candidateStep))
         writer.write(UInt8(storage.candidateStatus.rawValue))
         writer.write(storage.candidateSince)
     }
@@ -229,12 +290,12 @@ extension TargetTrack {
         let storage = Storage(plan: plan, quantity: quantity)
         let steps = plan.steps.count
         for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
-        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int {
+        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int32 {
             let value = try reader.readInt64()
             guard value >= (allowingNone ? -1 : 0), value <= Int64(limit) else {
                 throw SnapshotError("a plan step index \(value) is outside the plan's \(steps) steps")
             }
-            return Int(value)
+            return Int32(value)
         }
         func status() throws(SnapshotError) -> TargetStatus {
             guard let status = TargetStatus(rawValue: Int8(bitPattern: try reader.readByte())) else {
