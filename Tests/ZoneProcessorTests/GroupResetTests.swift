@@ -48,4 +48,42 @@ struct GroupResetTests {
         defer { restarted.signal(SIGTERM) }
         #expect(outputs.wait { $0.records("workouts-finished").count == 4 }, "both workouts again")
     }
+
+    /// A live group is refused without a rebalance: the tool asks the group's coordinator and
+    /// never joins, so the live instance keeps its partition. On a one-partition input, where
+    /// a tool that joined could be given the only partition and believe the group empty, every
+    /// try is refused. (The embedded broker cannot describe groups: there the tool joins.)
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func aLiveGroupIsRefusedWithoutARebalance(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 1, applications: ["live"])
+        defer { broker.stop() }
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        let outputs = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
+        defer { outputs.stop() }
+        let running = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "live", ownTopics: true)
+        defer { running.signal(SIGTERM) }
+        for event in DeadLetterReplayTests.events("first-ride", person: "p1") {
+            try input.send("workout-events", key: "first-ride", value: Array(event.utf8))
+        }
+        try input.flush()
+        #expect(outputs.wait { $0.records("workouts-finished").count == 1 }, "\(running.output.suffix(2000))")
+        let assignments = running.output.components(separatedBy: "partitions assigned").count
+        for _ in 0..<10 {
+            let refused = try ZoneStreamProcess.runToExit(
+                ["reset", "--bootstrap-servers", broker.bootstrapServers, "--group", "live"], seconds: 60)
+            #expect(refused.status == 1, "\(refused.output)")
+            #expect(refused.output.contains("group live has other members"), "\(refused.output)")
+            #expect(refused.output.contains("nothing was changed"), "\(refused.output)")
+        }
+        #expect(!running.output.contains("partitions revoked"), "the live instance kept its partition")
+        #expect(running.output.components(separatedBy: "partitions assigned").count == assignments)
+        // The instance carries on where it was: the next workout is counted, the first not again.
+        for event in DeadLetterReplayTests.events("second-ride", person: "p2") {
+            try input.send("workout-events", key: "second-ride", value: Array(event.utf8))
+        }
+        try input.flush()
+        #expect(outputs.wait { $0.records("workouts-finished").count == 2 })
+        #expect(Set(outputs.records("workouts-finished").compactMap(\.key)) == ["first-ride", "second-ride"])
+    }
 }

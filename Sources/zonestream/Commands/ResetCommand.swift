@@ -4,7 +4,8 @@ import ZoneKafka
 import ZoneProcessor
 
 /// `zonestream reset`: makes a group of ZoneStream start over, like Kafka Streams' application
-/// reset tool: refuses while the group has members, sets its input offsets (to the earliest,
+/// reset tool: refuses while any of its groups has members (asked of the coordinator, without
+/// joining), sets its input offsets (to the earliest,
 /// the latest, or a time), skips the person stage's repartition topic to its end (reprocessing
 /// fills it again), and clears both state changelogs with tombstones. Outputs are not touched.
 struct ResetCommand: AsyncParsableCommand {
@@ -52,14 +53,17 @@ struct ResetCommand: AsyncParsableCommand {
             toLatest ? .latest : toTime.flatMap(DeadLetterReplayCommand.milliseconds).map { .time($0) } ?? .earliest
         let verb = dryRun ? "would set" : "set"
         let topics = configuration.topics
-        for (member, topic, memberTarget) in [
-            (group, topics.workoutEvents, target), ("\(group).people", topics.personWorkouts, .latest),
-            ("\(group).classes", topics.classWorkouts, .latest),
-        ] {
-            for change in try tool.reset(group: member, topic: topic, to: memberTarget, dryRun: dryRun) {
+        let members = [
+            GroupReset.Member(group: group, topic: topics.workoutEvents, target: target),
+            GroupReset.Member(group: "\(group).people", topic: topics.personWorkouts, target: .latest),
+            GroupReset.Member(group: "\(group).classes", topic: topics.classWorkouts, target: .latest),
+        ]
+        for (member, changes) in zip(members, try tool.reset(members, dryRun: dryRun)) {
+            for change in changes {
                 let before = change.before < 0 ? "none" : "\(change.before)"
                 print(
-                    "\(verb) \(member) \(topic)/\(change.partition.partition): \(before) -> \(change.partition.offset)")
+                    "\(verb) \(member.group) \(member.topic)/\(change.partition.partition): \(before) -> \(change.partition.offset)"
+                )
             }
         }
         for topic in [topics.changelog, topics.personChangelog, topics.classChangelog] {

@@ -3,10 +3,17 @@ import Logging
 import Synchronization
 import ZoneKafka
 
-/// Resets a consumer group of ZoneStream as Kafka Streams' application reset tool does: the
-/// tool joins the group itself, so it learns whether anyone else is a member (it is then
-/// given only some of the partitions, and refuses), sets the group's committed input offsets,
-/// and leaves. Works on any broker that runs consumer groups (no admin API needed).
+/// Resets consumer groups of ZoneStream as Kafka Streams' application reset tool does: every
+/// group is checked through the admin API (its coordinator's description) before anything
+/// changes, and refused while it has a member, without joining it: a tool that joined a live
+/// group would make every instance give up its partitions and take them back, and on a
+/// one-partition input could be given the only partition and believe the group empty. The
+/// committed input offsets are then set from outside the group, as the coordinator allows for
+/// an empty group.
+///
+/// librdkafka's mock cluster (the embedded broker) cannot describe groups, nor take a commit
+/// from outside a group it knows: there the tool joins each group to learn whether it is the
+/// only member, as a one-instance embedded run can afford.
 struct GroupReset {
     /// One partition's committed offset before and after.
     struct Change {
@@ -14,8 +21,16 @@ struct GroupReset {
         let before: Int64
     }
 
+    /// A group to reset, the topic it reads and where it starts again.
+    struct Member {
+        let group: String
+        let topic: String
+        let target: Target
+    }
+
     let kafka: KafkaConfiguration
-    /// The group member properties ZoneStream's instances use (session timeout, heartbeats).
+    /// The group member properties ZoneStream's instances use (session timeout, heartbeats),
+    /// for joining a group on the embedded broker.
     let memberProperties: [String: String]
     let logger: Logger
 
@@ -26,32 +41,82 @@ struct GroupReset {
         case time(Int64)
     }
 
-    /// Joins `group` on `topic`, checks it is the only member, and commits `target` for every
-    /// partition (unless `dryRun`); returns what changed.
-    func reset(group: String, topic: String, to target: Target, dryRun: Bool) throws -> [Change] {
-        let consumer = try KafkaConsumer(
-            configuration: kafka, groupID: group, logger: logger,
-            properties: memberProperties.merging(["enable.auto.commit": "false"]) { _, new in new })
-        defer { consumer.close() }
-        let partitionCount = try consumer.partitionCount(topic: topic)
-        let watch = AssignmentWatch()
-        try consumer.subscribe([topic], listener: watch)
-        let deadline = Date().addingTimeInterval(60)
-        while watch.assigned == nil && Date() < deadline { consumer.poll(timeoutMs: 100) }
-        guard let assigned = watch.assigned else {
-            throw CommandFailure(description: "joining group \(group) took over 60 s; is the broker busy?")
+    /// Checks that none of `members`' groups has a member, then sets each one's committed
+    /// offsets to its target (unless `dryRun`); returns what changed, by member. A refusal
+    /// changes nothing.
+    func reset(_ members: [Member], dryRun: Bool) throws -> [[Change]] {
+        let consumers = try consumers(for: members)
+        defer { for consumer in consumers { consumer.close() } }
+        var plans: [(before: [TopicPartition], after: [TopicPartition])] = []
+        for (member, consumer) in zip(members, consumers) {
+            let partitions = (0..<Int32(try consumer.partitionCount(topic: member.topic))).map {
+                TopicPartition(topic: member.topic, partition: $0)
+            }
+            plans.append((try consumer.committed(partitions), try targetOffsets(partitions, member.target, consumer)))
         }
-        guard assigned.count == partitionCount else {
+        if !dryRun {
+            for (plan, consumer) in zip(plans, consumers) { try consumer.commit(plan.after) }
+        }
+        return plans.map { plan in zip(plan.before, plan.after).map { Change(partition: $1, before: $0.offset) } }
+    }
+
+    /// A consumer in each member's group that may commit its offsets; throws if any group has
+    /// a member.
+    private func consumers(for members: [Member]) throws -> [KafkaConsumer] {
+        let producer = try KafkaProducer(configuration: kafka)
+        // Asked of the mock, a description is never answered (and its client cannot close).
+        if TopicAdmin.isMockCluster(using: producer) { return try joinAlone(members) }
+        let descriptions = try GroupAdmin.describe(members.map(\.group), using: producer)
+        if let busy = descriptions.first(where: { !$0.isEmpty }) {
             throw CommandFailure(
                 description:
-                    "group \(group) has other members (this tool was given \(assigned.count) of \(partitionCount) partitions of \(topic)): stop every instance of the group first"
+                    "group \(busy.group) has other members (\(busy.members) in state \(busy.state)): stop every instance of the group first; nothing was changed"
             )
         }
-        let partitions = (0..<Int32(partitionCount)).map { TopicPartition(topic: topic, partition: $0) }
-        let before = try consumer.committed(partitions)
-        let after = try targetOffsets(partitions, target, consumer)
-        if !dryRun { try consumer.commit(after) }
-        return zip(before, after).map { Change(partition: $1, before: $0.offset) }
+        return try members.map { member in
+            try KafkaConsumer(
+                configuration: kafka, groupID: member.group, logger: logger,
+                properties: ["enable.auto.commit": "false"])
+        }
+    }
+
+    /// The embedded broker: joins every group, each checked to give this tool all of its
+    /// topic's partitions, before anything changes.
+    private func joinAlone(_ members: [Member]) throws -> [KafkaConsumer] {
+        var joined: [KafkaConsumer] = []
+        do {
+            for member in members { joined.append(try join(member)) }
+        } catch {
+            for consumer in joined { consumer.close() }
+            throw error
+        }
+        return joined
+    }
+
+    private func join(_ member: Member) throws -> KafkaConsumer {
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupID: member.group, logger: logger,
+            properties: memberProperties.merging(["enable.auto.commit": "false"]) { _, new in new })
+        do {
+            let partitionCount = try consumer.partitionCount(topic: member.topic)
+            let watch = AssignmentWatch()
+            try consumer.subscribe([member.topic], listener: watch)
+            let deadline = Date().addingTimeInterval(60)
+            while watch.assigned == nil && Date() < deadline { consumer.poll(timeoutMs: 100) }
+            guard let assigned = watch.assigned else {
+                throw CommandFailure(description: "joining group \(member.group) took over 60 s; is the broker busy?")
+            }
+            guard assigned.count == partitionCount else {
+                throw CommandFailure(
+                    description:
+                        "group \(member.group) has other members (this tool was given \(assigned.count) of \(partitionCount) partitions of \(member.topic)): stop every instance of the group first; nothing was changed"
+                )
+            }
+            return consumer
+        } catch {
+            consumer.close()
+            throw error
+        }
     }
 
     private func targetOffsets(_ partitions: [TopicPartition], _ target: Target, _ consumer: KafkaConsumer) throws
