@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import ZoneBench
 import ZoneTestSupport
@@ -9,7 +10,7 @@ import ZoneTestSupport
 struct DemoTests {
     @Test func theDemoServesTheBoardOfItsClassAndFinishesEveryWorkout() throws {
         let demo = try ZoneStreamProcess([
-            "demo", "--members", "8", "--seconds", "120", "--tick-ms", "40", "--http-port", "0",
+            "demo", "--members", "8", "--seconds", "120", "--tick-ms", "40", "--http-port", "0", "--exit-after-class",
         ])
         #expect(
             demo.waitForOutput("The class on the gym board: http://127.0.0.1:", seconds: 60),
@@ -28,5 +29,30 @@ struct DemoTests {
         #expect(demo.waitForExit(seconds: 120), "the demo ends with its class")
         #expect(demo.exitStatus == 0, "\(demo.output.suffix(1500))")
         #expect(demo.output.contains("finished workouts: 8 of 8"))
+    }
+
+    /// By default the board keeps the class's results once it is over, until the demo is stopped.
+    @Test func theBoardStaysUpAfterTheClassUntilStopped() throws {
+        let demo = try ZoneStreamProcess([
+            "demo", "--members", "4", "--seconds", "30", "--tick-ms", "20", "--http-port", "0",
+        ])
+        #expect(demo.waitForOutput("The class is over", seconds: 90), "\(demo.output.suffix(800))")
+        let line = demo.output.split(separator: "\n").first { $0.contains("The class on the gym board:") } ?? ""
+        let port = try #require(Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(line)")
+        #expect(demo.isRunning, "the demo waits to be stopped")
+        #expect(try LoopbackHTTPClient.get(port: port, path: "/board").status == 200)
+        #expect(demo.signal(SIGTERM))
+        #expect(demo.exitStatus == 0, "\(demo.output.suffix(800))")
+    }
+
+    /// A busy port is named, with the option to change, before anything starts.
+    @Test func aBusyPortIsNamedWithTheOptionToChange() throws {
+        let (socket, port) = try FreePort.listeningSocket()
+        defer { close(socket) }
+        let (status, output) = try ZoneStreamProcess.runToExit(["demo", "--http-port", "\(port)"])
+        #expect(status == 78, "\(output)")
+        #expect(output.contains("127.0.0.1:\(port)") && output.contains("--http-port"), "\(output)")
+        #expect(!output.contains("embedded broker at"), "\(output)")
+        #expect(!output.contains("errno"), "\(output)")
     }
 }

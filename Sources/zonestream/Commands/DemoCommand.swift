@@ -31,12 +31,20 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Port of the gym board and the operator endpoint on 127.0.0.1 (0: any free port; -1: none).")
     var httpPort = 8080
 
+    @Flag(help: "Exit when the class is over; by default its results stay on the board until SIGINT or SIGTERM.")
+    var exitAfterClass = false
+
     func run() async throws {
         try await ExitStatus.mapping { try await runDemo() }
     }
 
     private func runDemo() async throws {
         let logger = Logs.bootstrap(level: "warning")
+        if httpPort > 0 {
+            try PortCheck.requireFree(
+                host: "127.0.0.1", port: httpPort,
+                remedy: "choose another with --http-port (0: any free port, -1: no board)")
+        }
         let cluster = try EmbeddedBroker.start(brokers: 1, partitions: 4)
         let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-demo")
         print(
@@ -51,7 +59,7 @@ struct DemoCommand: AsyncParsableCommand {
             metricsFactory: MetricsExposition.makeFactory(registry: registry))
         let gymClass = GymClassService(
             kafka: kafka, processor: processor, logger: logger, members: members, seconds: seconds, tickMs: tickMs,
-            seed: seed)
+            seed: seed, keepsBoard: httpPort >= 0 && !exitAfterClass)
         // The class ends the group when it is over; SIGTERM or SIGINT ends it early. Either way
         // the processor drains, commits and stops, and every client is gone before the broker.
         var services: [any Service] = [BlockingService.processor(processor), gymClass]
@@ -91,6 +99,8 @@ struct GymClassService: Service {
     let seconds: Int
     let tickMs: Int
     let seed: UInt64
+    /// Whether the board stays up with the class's results once it is over, until stopped.
+    let keepsBoard: Bool
 
     func run() async throws {
         var gym = GymClass(
@@ -137,5 +147,9 @@ struct GymClassService: Service {
         guard board.finishedCount == members else {
             throw CommandFailure(description: "only \(board.finishedCount) of \(members) workouts finished")
         }
+        guard keepsBoard else { return }
+        FileHandle.standardOutput.write(
+            Data("\nThe class is over; its results stay on the board until you stop the demo (Ctrl-C).\n".utf8))
+        try? await gracefulShutdown()
     }
 }
