@@ -11,7 +11,7 @@ import ZoneTestSupport
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct OperatorEndpointTests {
     @Test func healthIsUpAndReadyFollowsTheBroker() throws {
-        let broker = try BrokerProcess(partitions: 2)
+        let broker = try BrokerProcess(partitions: 2, extraArguments: ["--applications", "ready"])
         defer { broker.stop() }
         try Self.serving([
             "--bootstrap-servers", broker.bootstrapServers, "--set", "group_id=ready",
@@ -35,7 +35,7 @@ struct OperatorEndpointTests {
     /// time left, each member's target status and the live leaderboard; `/sessions/{id}` shows
     /// the member's place in the plan.
     @Test func aCoachedClassIsShownLive() throws {
-        let broker = try TestBroker(.mock, partitions: 2)
+        let broker = try TestBroker(.mock, partitions: 2, applications: ["coached"])
         defer { broker.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -92,7 +92,7 @@ struct OperatorEndpointTests {
     /// `zonestream sessions` prints them.
     @Test(arguments: BrokerKind.selected)
     func sessionsAreListedPageByPage(on kind: BrokerKind) throws {
-        let broker = try TestBroker(kind, partitions: 2)
+        let broker = try TestBroker(kind, partitions: 2, applications: ["list"])
         defer { broker.stop() }
         let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
         let ids = (0..<5).map { "gym-1/bike-\($0)" } + ["studio-2/row-0"]
@@ -143,7 +143,7 @@ struct OperatorEndpointTests {
     }
 
     @Test func metricsSessionsAndBoardFollowTheRecords() throws {
-        let broker = try BrokerProcess(partitions: 2)
+        let broker = try BrokerProcess(partitions: 2, extraArguments: ["--applications", "http"])
         defer { broker.stop() }
         let traffic = GymTraffic(input: try TestInput(bootstrap: broker.bootstrapServers))
         try traffic.startSession("http-a", person: "maria")
