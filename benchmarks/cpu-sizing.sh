@@ -44,7 +44,8 @@ for count in "${members[@]}"; do
   instance=$!
   pids+=("$instance")
   for _ in $(seq 300); do grep -q "partitions assigned" "$work/run.log" && break; sleep 0.1; done
-  port="$(grep -o 'port=[0-9]*' "$work/run.log" | head -n 1 | cut -d= -f2)"
+  for _ in $(seq 100); do grep -q "http endpoint listening" "$work/run.log" && break; sleep 0.1; done
+  port="$(grep "http endpoint listening" "$work/run.log" | grep -o 'port=[0-9]*' | head -n 1 | cut -d= -f2)"
   # The load generator's members send 1.5 samples a second each (heart rate, and power for
   # the half on bikes): paced at that, one simulated second passes per real second.
   before="$(cpu_ticks "$instance")"
@@ -57,7 +58,9 @@ for count in "${members[@]}"; do
   records="$(grep -o 'sent [0-9]* records' "$work/loadgen.log" | tail -n 1 | cut -d' ' -f2)"
   lag="$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^zonestream_consumer_lag/ { sum += $2 } END { print sum + 0 }')"
   rss="$(awk '/VmHWM/ { print $2 * 1024 }' "/proc/$instance/status")"
-  runs+=("{\"members\": $count, \"records\": ${records:-0}, \"seconds\": $(echo "$ended - $started" | bc), \"cpuSeconds\": $(echo "scale=3; ($after - $before) / $ticks_per_second" | bc), \"lagAtEnd\": ${lag:-null}, \"peakRSSBytes\": ${rss:-0}}")
+  seconds_run="$(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f", b - a }')"
+  cpu="$(awk -v a="$before" -v b="$after" -v t="$ticks_per_second" 'BEGIN { printf "%.3f", (b - a) / t }')"
+  runs+=("{\"members\": $count, \"records\": ${records:-0}, \"seconds\": $seconds_run, \"cpuSeconds\": $cpu, \"lagAtEnd\": ${lag:-null}, \"peakRSSBytes\": ${rss:-0}}")
   kill "$instance" "$broker"
   wait "$instance" "$broker" 2>/dev/null || true
   rm -f "$work/bootstrap"
