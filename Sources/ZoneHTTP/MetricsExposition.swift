@@ -30,7 +30,9 @@ public enum MetricsExposition {
     }
 
     /// The exposition text: the registry's, with help lines added, then the process metrics.
-    static func text(registry: PrometheusCollectorRegistry, ready: Bool, embeddedBroker: Bool = false) -> String {
+    static func text(registry: PrometheusCollectorRegistry, readiness: Readiness, embeddedBroker: Bool = false)
+        -> String
+    {
         let emitted = registry.emitToString()
         // One string appended to in place: a string per line was most of a scrape's
         // allocations, and a scrape every 100 ms (the benchmarks') a percent of the CPU.
@@ -55,7 +57,8 @@ public enum MetricsExposition {
             appendHelp(name[...], MetricCatalogue.help[name] ?? name)
             text += "# TYPE \(name) \(type)\n\(name) \(value)\n"
         }
-        metric("zonestream_ready", "gauge", ready ? "1" : "0")
+        metric("zonestream_ready", "gauge", readiness.isReady ? "1" : "0")
+        metric("zonestream_processing", "gauge", readiness.isProcessing ? "1" : "0")
         metric("zonestream_embedded_broker", "gauge", embeddedBroker ? "1" : "0")
         let process = ProcessStatistics.read()
         metric("process_cpu_seconds_total", "counter", String(process.cpuSeconds))

@@ -43,7 +43,9 @@ public struct OperatorEndpoint: Sendable {
         let router = Router()
         router.add(middleware: AccessTokenMiddleware(token: accessToken))
         router.get("health") { _, _ in Self.json(.ok, #"{"status":"up"}"#) }
-        router.get("ready") { _, _ in readiness() }
+        router.get("ready") { request, _ in
+            readiness(processing: request.uri.queryParameters.get("processing") != nil)
+        }
         router.get("metrics") { _, _ in metrics() }
         router.get("sessions") { request, _ in sessionPage(request.uri.queryParameters) }
         // An id may hold `/` (`gym-12/bike-3`): the rest of the path is the id, as sent or
@@ -81,15 +83,18 @@ public struct OperatorEndpoint: Sendable {
         return router
     }
 
-    func readiness() -> Response {
+    /// `/ready`: 200 while the instance can serve; `/ready?processing`: 200 only while it is
+    /// consuming its partitions (not rebalancing or restoring), for alerts and operators.
+    func readiness(processing: Bool) -> Response {
         let restoring = processor.metrics.partitionsRestoring.load(ordering: .relaxed)
         let readiness = processor.readiness
         let reason = String(decoding: OutputEncoder.jsonString(readiness.reason), as: UTF8.self)
         // The embedded broker keeps nothing: a probe or an operator reading /ready is told.
         let embedded = processor.configuration.embeddedBroker ? #","broker":"embedded, not for production""# : ""
+        let passed = processing ? readiness.isProcessing : readiness.isReady
         return Self.json(
-            readiness.isReady ? .ok : .serviceUnavailable,
-            #"{"ready":\#(readiness.isReady),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)\#(embedded)}"#
+            passed ? .ok : .serviceUnavailable,
+            #"{"ready":\#(readiness.isReady),"processing":\#(readiness.isProcessing),"reason":\#(reason),"partitions_restoring":\#(restoring),"live_sessions":\#(processor.liveSessions)\#(embedded)}"#
         )
     }
 
@@ -99,7 +104,7 @@ public struct OperatorEndpoint: Sendable {
             body: ResponseBody(
                 byteBuffer: ByteBuffer(
                     string: MetricsExposition.text(
-                        registry: registry, ready: processor.isReady,
+                        registry: registry, readiness: processor.readiness,
                         embeddedBroker: processor.configuration.embeddedBroker))))
     }
 

@@ -2,12 +2,27 @@ import Logging
 import NIOConcurrencyHelpers
 import Synchronization
 
-/// Whether an instance is ready to serve (`GET /ready`), and why not.
+/// Whether an instance can serve (`GET /ready`), whether it is processing its partitions
+/// (`GET /ready?processing`), and what it is doing.
+///
+/// Once an instance has restored and consumed its first partitions it stays ready through
+/// later rebalances and restores: its views answer from the group-wide table, seconds stale at
+/// most, and a Service that dropped every instance at once on each rebalance would take the
+/// gym's board and queries dark for nothing. Until then it is not ready, so a startup probe on
+/// `/ready` covers the first restore.
 public struct Readiness: Sendable, Equatable {
     public let isReady: Bool
+    /// Consuming its assigned partitions now (not starting, rebalancing or restoring).
+    public let isProcessing: Bool
     /// What it is doing: `consuming`, `starting: …`, `not assigned yet: …`,
     /// `rebalancing: …`, `restoring N partitions …`, `broker unreachable: …`, `stopping`.
     public let reason: String
+
+    init(isReady: Bool, isProcessing: Bool = false, reason: String) {
+        self.isReady = isReady
+        self.isProcessing = isProcessing
+        self.reason = reason
+    }
 
     /// The reason without its changing figures (what follows the first colon): a change of
     /// readiness is logged when this or ``isReady`` changes, not at each record a restore reads.
@@ -34,18 +49,20 @@ extension ZoneProcessor {
             return Readiness(
                 isReady: false, reason: "not assigned yet: waiting for the consumer group to assign partitions")
         default:
+            let served = hasProcessed.load(ordering: .relaxed)
             if let rebalancingMs = rebalanceClock.rebalancingMs {
                 return Readiness(
-                    isReady: false,
+                    isReady: served,
                     reason:
                         "rebalancing: partitions revoked \(rebalancingMs) ms ago, waiting for the group's assignment")
             }
             let restoring = metrics.partitionsRestoring.load(ordering: .relaxed)
             if restoring > 0 {
                 return Readiness(
-                    isReady: false, reason: Self.restoringReason(restoring, metrics.state.restoresUnderWay))
+                    isReady: served, reason: Self.restoringReason(restoring, metrics.state.restoresUnderWay))
             }
-            return Readiness(isReady: true, reason: "consuming")
+            hasProcessed.store(true, ordering: .relaxed)
+            return Readiness(isReady: true, isProcessing: true, reason: "consuming")
         }
     }
 

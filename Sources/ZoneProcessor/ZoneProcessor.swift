@@ -36,6 +36,9 @@ public final class ZoneProcessor: Sendable {
     let brokerReachable = Atomic<Bool>(true)
     /// Whether a rebalance is under way (for readiness).
     let rebalanceClock = RebalanceClock()
+    /// Whether the instance has consumed its partitions once (every assigned one restored):
+    /// from then on it stays ready through rebalances and restores (``Readiness``).
+    let hasProcessed = Atomic<Bool>(false)
     /// The readiness last logged, so each change is logged once.
     let loggedReadiness = NIOLockedValueBox<Readiness?>(nil)
 

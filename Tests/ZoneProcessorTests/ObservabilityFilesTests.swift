@@ -130,8 +130,9 @@ struct ObservabilityFilesTests {
             ((container[name] as? [String: Any])?["httpGet"] as? [String: Any])?["path"] as? String
         }
         #expect(probePath("readinessProbe") == "/ready" && probePath("livenessProbe") == "/health")
-        // A restore may take a while: the startup probe holds the liveness probe off meanwhile.
-        #expect(probePath("startupProbe") == "/health")
+        // The first restore may take a while: the startup probe waits for readiness, which
+        // holds the liveness probe off meanwhile.
+        #expect(probePath("startupProbe") == "/ready")
         // Hardened: non-root, read-only root filesystem, no capabilities, seccomp's default.
         let podSecurity = try #require((template["spec"] as? [String: Any])?["securityContext"] as? [String: Any])
         #expect(podSecurity["runAsNonRoot"] as? Bool == true)

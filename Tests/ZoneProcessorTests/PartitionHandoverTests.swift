@@ -23,14 +23,25 @@ struct PartitionHandoverTests {
         let port = try #require(first.httpPort())
         let second = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "handover")
         defer { second.signal(SIGTERM) }
-        // While the group rebalances, /ready says so.
+        // While the group rebalances the instance stays ready (its views answer from the group
+        // table) and says what it is doing; it is not processing until it has its partitions.
         var reasons: Set<String> = []
-        Eventually.holds(within: 30) {
-            if let ready = try? LoopbackHTTPClient.get(port: port, path: "/ready") { reasons.insert(ready.body) }
+        var statuses: [Int] = []
+        Eventually.holds(within: 30, poll: 0.05) {
+            if let ready = try? LoopbackHTTPClient.get(port: port, path: "/ready") {
+                reasons.insert(ready.body)
+                statuses.append(ready.status)
+            }
             return reasons.contains { $0.contains("rebalancing: partitions revoked") }
+                && second.output.contains("partitions assigned")
         }
         let rebalancing = reasons.first { $0.contains("rebalancing: partitions revoked") }
-        #expect(rebalancing?.contains(#""ready":false"#) == true, "\(reasons)")
+        #expect(rebalancing?.contains(#""ready":true,"processing":false"#) == true, "\(reasons)")
+        #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == 200 }, "ready through the scale-out: \(statuses)")
+        #expect(
+            Eventually.holds(within: 60) {
+                (try? LoopbackHTTPClient.get(port: port, path: "/ready?processing").status) == 200
+            }, "processing again once the partitions are restored")
 
         // Given back, a partition starts from the state the instance released and reads only
         // what was written since: nothing.

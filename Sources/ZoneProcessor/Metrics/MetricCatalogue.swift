@@ -63,7 +63,9 @@ public enum MetricCatalogue {
         "zonestream_embedded_broker":
             "1 when the processor runs on the embedded in-memory broker (run --embedded), which keeps nothing; 0 on a cluster.",
         "zonestream_ready":
-            "1 when every assigned partition is restored and consuming (as GET /ready answers 200), else 0.",
+            "1 when the instance can serve (as GET /ready answers 200): from its first restored assignment on, through later rebalances and restores; else 0.",
+        "zonestream_processing":
+            "1 while every assigned partition is restored and consuming (as GET /ready?processing answers 200), else 0.",
         "zonestream_build_info":
             "Always 1; the labels say which build runs: version, commit, swift, librdkafka, jansson.",
         "process_cpu_seconds_total": "User and system CPU time of the process.",
