@@ -42,7 +42,9 @@ struct FailureTests {
         let passed = loadgen.exitStatus == 0
         // Connection errors while the broker is down say nothing about the check: leave them out.
         let report = loadgen.output.split(separator: "\n").filter { !$0.contains("librdkafka") }.joined(separator: "\n")
-        #expect(passed, "loadgen --check: \(report.suffix(1500))")
+        // The check's verdict line first: the mismatch printed after it can be long.
+        let verdict = report.split(separator: "\n").filter { $0.hasPrefix("check:") }.joined(separator: "\n")
+        #expect(passed, "loadgen --check: \(verdict)\n\(report.suffix(1500))")
         if !passed {
             for (index, processor) in processors.enumerated() {
                 let own = processor.output.split(separator: "\n").filter { !$0.contains("source=librdkafka") }

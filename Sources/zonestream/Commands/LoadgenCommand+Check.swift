@@ -18,6 +18,8 @@ extension LoadgenCommand {
         var targets = OutputTally(expected: oracle.expectedTargetChanges(), idField: "event_id")
         var summaries = SummaryTally.persons(oracle.expectedPersonSummaries())
         var classes = SummaryTally.classDays(oracle.expectedClassSummaries())
+        summaries.allowsLateRepeat = !exactlyOnce
+        classes.allowsLateRepeat = !exactlyOnce
         let deadline = Date().addingTimeInterval(Double(checkTimeoutS))
         let tally: (KafkaRecord) -> Void = { record in
             guard let value = record.value,
