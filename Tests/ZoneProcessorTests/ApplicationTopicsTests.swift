@@ -15,13 +15,7 @@ struct ApplicationTopicsTests {
     func twoApplicationsOnOneClusterEachProduceEverything(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 2, applications: ["gym-a", "gym-b"])
         defer { broker.stop() }
-        let input = try TestInput(bootstrap: broker.bootstrapServers)
-        for session in Self.sessions {
-            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
-                try input.send("workout-events", key: session, value: Array(event.utf8))
-            }
-        }
-        try input.flush()
+        _ = try Self.sendingTwoWorkouts(to: broker)
         let outputs = try OutputCollector(
             bootstrap: broker.bootstrapServers,
             topics: [
@@ -65,13 +59,7 @@ struct ApplicationTopicsTests {
     func stateWithoutAWriterIsAdoptedWhenItsTopicsAreNamed(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 2, applications: ["gym-a", "gym-legacy"])
         defer { broker.stop() }
-        let input = try TestInput(bootstrap: broker.bootstrapServers)
-        for session in Self.sessions {
-            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
-                try input.send("workout-events", key: session, value: Array(event.utf8))
-            }
-        }
-        try input.flush()
+        let input = try Self.sendingTwoWorkouts(to: broker)
         let outputs = try OutputCollector(
             bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq", "gym-a-changelog"])
         defer { outputs.stop() }
@@ -105,6 +93,18 @@ struct ApplicationTopicsTests {
                 $0.records("workouts-finished").filter { $0.key?.hasPrefix("late-ride") == true }.count == 2
             }, "\(upgraded.output.suffix(3000))")
         #expect(outputs.records("workouts-finished").count == 4, "the adopted sessions are not counted again")
+    }
+
+    /// A producer that has sent both of ``sessions``, each a whole workout.
+    static func sendingTwoWorkouts(to broker: TestBroker) throws -> TestInput {
+        let input = try TestInput(bootstrap: broker.bootstrapServers)
+        for session in sessions {
+            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+                try input.send("workout-events", key: session, value: Array(event.utf8))
+            }
+        }
+        try input.flush()
+        return input
     }
 
     /// `--set` flags naming every internal topic as `application`'s.

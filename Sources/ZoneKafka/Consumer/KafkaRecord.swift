@@ -46,31 +46,27 @@ extension KafkaRecord {
     /// The value of the record's last header called `name`, nil when it has none (copies; not
     /// for the per-record path).
     public func header(named name: String) -> [UInt8]? {
-        var headers: OpaquePointer?
-        guard rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR, let headers else {
-            return nil
-        }
-        var value: UnsafeRawPointer?
-        var size = 0
-        guard rd_kafka_header_get_last(headers, name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
-        guard let value else { return [] }
-        return Array(UnsafeRawBufferPointer(start: value, count: size))
+        withHeader(named: name) { $0.map { Array($0) } }
     }
-}
 
-extension KafkaRecord {
     /// Whether the record's last header called `name` holds exactly `expected`; nil when the
     /// record has no such header. Copies nothing.
     public func header(named name: String, equals expected: [UInt8]) -> Bool? {
+        withHeader(named: name) { $0.map { expected.elementsEqual($0) } }
+    }
+
+    /// Lends the bytes of the record's last header called `name` (nil when it has none) to
+    /// `body`, valid only during the call.
+    private func withHeader<Result>(named name: String, _ body: (UnsafeRawBufferPointer?) -> Result) -> Result {
         var headers: OpaquePointer?
         guard rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR, let headers else {
-            return nil
+            return body(nil)
         }
         var value: UnsafeRawPointer?
         var size = 0
-        guard rd_kafka_header_get_last(headers, name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else { return nil }
-        guard size == expected.count else { return false }
-        guard let value, size > 0 else { return true }
-        return expected.elementsEqual(UnsafeRawBufferPointer(start: value, count: size))
+        guard rd_kafka_header_get_last(headers, name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            return body(nil)
+        }
+        return body(UnsafeRawBufferPointer(start: size > 0 ? value : nil, count: size))
     }
 }
