@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 NOIDA_DB_VERSION=0.2.3
 JSONSCHEMA_VERSION=4.26.0
+KUBERNETES_VALIDATE_VERSION=1.37.0
 with_noida_db=false
 extra=()
 for argument in "$@"; do
@@ -16,6 +17,9 @@ for argument in "$@"; do
 done
 needed=(librdkafka-dev libjansson-dev pkg-config kcat "${extra[@]}")
 if $with_noida_db && ! python3 -m venv --help >/dev/null 2>&1; then needed+=(python3 python3-venv); fi
+# The tests render the Kubernetes manifests with kubectl's kustomize; Debian's kubectl is the
+# fallback where the machine has none.
+if $with_noida_db && ! command -v kubectl >/dev/null 2>&1; then needed+=(kubernetes-client); fi
 missing=()
 for package in "${needed[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -48,10 +52,12 @@ if $with_noida_db; then
     .venv/bin/pip install -q --disable-pip-version-check "noida-db==$NOIDA_DB_VERSION"
   fi
   # The JSON Schema validator the tests check outputs with (schemas/, scripts/validate-json.py),
-  # and the example consumer's client (examples/requirements.txt), both pinned.
-  if ! .venv/bin/python -c "import jsonschema, confluent_kafka" >/dev/null 2>&1; then
-    echo "bootstrap: installing jsonschema $JSONSCHEMA_VERSION and examples/requirements.txt into .venv" >&2
+  # the example consumer's client (examples/requirements.txt) and the offline validator of the
+  # Kubernetes manifests, all pinned.
+  if ! .venv/bin/python -c "import jsonschema, confluent_kafka, kubernetes_validate" >/dev/null 2>&1; then
+    echo "bootstrap: installing jsonschema, kubernetes-validate and examples/requirements.txt into .venv" >&2
     [ -x .venv/bin/python ] || python3 -m venv .venv
-    .venv/bin/pip install -q --disable-pip-version-check "jsonschema==$JSONSCHEMA_VERSION" -r examples/requirements.txt
+    .venv/bin/pip install -q --disable-pip-version-check "jsonschema==$JSONSCHEMA_VERSION" \
+        "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" -r examples/requirements.txt
   fi
 fi

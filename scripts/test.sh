@@ -11,4 +11,6 @@ swift format lint --strict --recursive --parallel \
     Package.swift Plugins Sources Tests benchmarks/Package.swift benchmarks/Benchmarks fuzz/Package.swift fuzz/Sources/DecoderFuzzer
 # Warnings are errors in this (debug) build (Package.swift); every import is a declared dependency.
 swift build --build-tests --explicit-target-dependency-import-check error
+# The Debian package (a static-stdlib release build in .build-release): the tests install it.
+bash scripts/package.sh
 swift test --skip-build "$@"
