@@ -131,12 +131,14 @@ public struct OperatorEndpoint: Sendable {
             return Self.json(
                 .badRequest, #"{"error":"limit must be a whole number from 1 to \#(Self.maximumPageSize)"}"#)
         }
-        let matching = processor.sessionDirectory.allSessions().map(\.state).filter { $0.session.hasPrefix(prefix) }
-            .sorted { $0.session < $1.session }
-        let page = Array(matching.lazy.filter { cursor.isEmpty || $0.session > cursor }.prefix(limit))
-        let more = page.last.map { last in matching.last.map { $0.session > last.session } ?? false } ?? false
+        let matching = processor.sessionDirectory.allSessions().filter { $0.state.session.hasPrefix(prefix) }
+            .sorted { $0.state.session < $1.state.session }
+        let page = Array(matching.lazy.filter { cursor.isEmpty || $0.state.session > cursor }.prefix(limit))
+        let more =
+            page.last.map { last in matching.last.map { $0.state.session > last.state.session } ?? false } ?? false
         let body = OutputEncoder.liveSessionPage(
-            page, matching: matching.count, nextCursor: more ? page.last?.session : nil,
+            page.map { ($0.state, $0.staleMs) }, matching: matching.count,
+            nextCursor: more ? page.last?.state.session : nil,
             nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
@@ -145,7 +147,8 @@ public struct OperatorEndpoint: Sendable {
 
     /// A class as it runs: its plan's step now, and its live members (the group-wide table).
     func liveClass(_ sessionClass: String) -> Response {
-        let members = processor.sessionDirectory.allSessions().map(\.state).filter { $0.sessionClass == sessionClass }
+        let members = processor.sessionDirectory.allSessions().filter { $0.state.sessionClass == sessionClass }
+            .map { (state: $0.state, staleMs: $0.staleMs) }
         let plan = processor.classPlans.plan(for: sessionClass)
         let results = processor.classSummaries.summary(of: sessionClass)
         guard !members.isEmpty || plan != nil || results != nil else {

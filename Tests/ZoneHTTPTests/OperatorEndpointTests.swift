@@ -78,6 +78,10 @@ struct OperatorEndpointTests {
             let members = view["members"] as? [[String: Any]] ?? []
             let statuses = members.map { ($0["status"] as? [String: Any])?["heart_rate"] as? String }
             #expect(statuses == ["in", "above"], "\(members)")
+            // How old each member's state is, and the oldest: under a minute while its owner runs.
+            let ages = members.compactMap { $0["stale_ms"] as? Int }
+            #expect(ages.count == 2 && view["stale_ms"] as? Int == ages.max(), "\(view)")
+            #expect(ages.allSatisfy { (0..<60_000).contains($0) }, "\(ages)")
             let session = try client("/sessions/rider-1")
             let object = try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any]
             let planned = object?["plan"] as? [String: Any]
@@ -123,6 +127,7 @@ struct OperatorEndpointTests {
             #expect(brief["person"] as? String == "p-gym-1/bike-0")
             #expect((brief["zones"] as? [String: Any])?["heart_rate"] as? Int == 3)
             #expect(brief["last_sample_age_ms"] is Int)
+            #expect((brief["stale_ms"] as? Int).map { (0..<60_000).contains($0) } == true, "\(brief)")
             #expect(try client("/sessions?limit=0").status == 400)
             // One session by an id with `/`, as sent or percent-encoded.
             #expect(try client("/sessions/gym-1/bike-3").status == 200)

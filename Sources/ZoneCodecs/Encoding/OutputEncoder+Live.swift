@@ -107,13 +107,18 @@ extension OutputEncoder {
     /// A class as it runs (`GET /classes/{class}`): its plan's current step at `nowMs` with the
     /// time left in it, each member's target status, and the live leaderboard by points so far.
     /// `results` is the class's latest `class_summary` (its latest day), when there is one.
+    /// Each member's `stale_ms` is how long ago its owner took the state shown, and the class's
+    /// `stale_ms` the largest of them: how old the oldest part of the answer is.
     public static func liveClass(
-        _ sessionClass: String, plan: WorkoutPlan?, members: [LiveSessionState], results: [UInt8]? = nil,
-        nowMs: Int64
+        _ sessionClass: String, plan: WorkoutPlan?, members: [(state: LiveSessionState, staleMs: Int64)],
+        results: [UInt8]? = nil, nowMs: Int64
     ) -> [UInt8] {
         let current = plan.flatMap { $0.step(at: nowMs) }
-        func points(_ state: LiveSessionState) -> Int64 { state.effort.heartRate?.pointsTenths ?? -1 }
-        func entry(_ state: LiveSessionState) -> JanssonBuilder.Value {
+        func points(_ member: (state: LiveSessionState, staleMs: Int64)) -> Int64 {
+            member.state.effort.heartRate?.pointsTenths ?? -1
+        }
+        func entry(_ member: (state: LiveSessionState, staleMs: Int64)) -> JanssonBuilder.Value {
+            let state = member.state
             var status: [(String, JanssonBuilder.Value)] = []
             for quantity in Quantity.allCases {
                 if let value = state.target?.status(of: quantity) {
@@ -127,9 +132,12 @@ extension OutputEncoder {
                 "status": keyed(status),
                 "points": state.effort.heartRate.map { Build.real(Double($0.pointsTenths) / 10) },
                 "calories_kcal": state.effort.heartRate?.caloriesKcal.map(Build.integer),
+                "stale_ms": Build.integer(max(0, member.staleMs)),
             ])
         }
-        let ranked = members.sorted { points($0) != points($1) ? points($0) > points($1) : $0.session < $1.session }
+        let ranked = members.sorted {
+            points($0) != points($1) ? points($0) > points($1) : $0.state.session < $1.state.session
+        }
         return Build.dump(
             Build.object([
                 "class": Build.string(sessionClass),
@@ -138,9 +146,10 @@ extension OutputEncoder {
                 "step": plan.flatMap { plan in current.map { step(plan, $0) } },
                 "steps": plan.map { Build.integer($0.steps.count) },
                 "time_left_ms": plan.flatMap { plan in current.map { Build.integer(plan.end(ofStep: $0) - nowMs) } },
-                "members": Build.array(members.sorted { $0.session < $1.session }.map(entry)),
+                "members": Build.array(members.sorted { $0.state.session < $1.state.session }.map(entry)),
                 "leaderboard": Build.array(ranked.prefix(10).map(entry)),
                 "results": results.flatMap { json_loadb($0, $0.count, 0, nil) },
+                "stale_ms": Build.integer(max(0, members.map(\.staleMs).max() ?? 0)),
             ]))
     }
 }

@@ -4,14 +4,15 @@ public import ZoneEngine
 extension OutputEncoder {
     /// One page of the group's live sessions (`GET /sessions`), each in brief:
     /// `{"sessions":[{"session","person","name","class","zones":{quantity: index},"latest_ts",
-    /// "last_sample_age_ms"}],"matching","next_cursor"}`, a zone's index counted from 1 as in
-    /// the outputs (null before a zone is known). `matching` counts every live session
-    /// with the page's prefix; `next_cursor` is the id to pass as `cursor` for the next page,
-    /// null on the last. `nowMs` is the wall clock the ages are measured against.
+    /// "last_sample_age_ms","stale_ms"}],"matching","next_cursor"}`, a zone's index counted from
+    /// 1 as in the outputs (null before a zone is known). `stale_ms` is how long ago the
+    /// session's owner took the state shown. `matching` counts every live session with the
+    /// page's prefix; `next_cursor` is the id to pass as `cursor` for the next page, null on the
+    /// last. `nowMs` is the wall clock the sample ages are measured against.
     public static func liveSessionPage(
-        _ states: [LiveSessionState], matching: Int, nextCursor: String?, nowMs: Int64
+        _ page: [(state: LiveSessionState, staleMs: Int64)], matching: Int, nextCursor: String?, nowMs: Int64
     ) -> [UInt8] {
-        let sessions = states.map { state in
+        let sessions = page.map { state, staleMs in
             Build.object([
                 "session": Build.string(state.session),
                 "person": Build.optionalString(state.person),
@@ -23,6 +24,7 @@ extension OutputEncoder {
                     }),
                 "latest_ts": Build.integer(state.latestTimestamp),
                 "last_sample_age_ms": Build.integer(max(0, nowMs - state.latestTimestamp)),
+                "stale_ms": Build.integer(max(0, staleMs)),
             ])
         }
         return Build.dump(
