@@ -11,6 +11,12 @@ public enum MetricsExposition {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.valueHistogramBuckets["zonestream_sample_age_seconds"] =
             [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300]
+        factory.durationHistogramBuckets["zonestream_delivery_duration_seconds"] =
+            [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+                .seconds(10), .seconds(30),
+            ]
         factory.durationHistogramBuckets["zonestream_batch_duration_seconds"] =
             [
                 .microseconds(100), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -29,10 +35,13 @@ public enum MetricsExposition {
         .set(to: 1.0)
     }
 
-    /// The exposition text: the registry's, with help lines added, then the process metrics.
-    static func text(registry: PrometheusCollectorRegistry, readiness: Readiness, embeddedBroker: Bool = false)
-        -> String
-    {
+    /// The exposition text: the registry's, with help lines added, then readiness, the
+    /// endpoint's clients (`clients`: connections and board streams open now) and the process
+    /// metrics.
+    static func text(
+        registry: PrometheusCollectorRegistry, readiness: Readiness, embeddedBroker: Bool = false,
+        clients: (connections: Int, boardStreams: Int) = (0, 0)
+    ) -> String {
         let emitted = registry.emitToString()
         // One string appended to in place: a string per line was most of a scrape's
         // allocations, and a scrape every 100 ms (the benchmarks') a percent of the CPU.
@@ -60,6 +69,8 @@ public enum MetricsExposition {
         metric("zonestream_ready", "gauge", readiness.isReady ? "1" : "0")
         metric("zonestream_processing", "gauge", readiness.isProcessing ? "1" : "0")
         metric("zonestream_embedded_broker", "gauge", embeddedBroker ? "1" : "0")
+        metric("zonestream_http_connections", "gauge", String(clients.connections))
+        metric("zonestream_board_clients", "gauge", String(clients.boardStreams))
         let process = ProcessStatistics.read()
         metric("process_cpu_seconds_total", "counter", String(process.cpuSeconds))
         metric("process_resident_memory_bytes", "gauge", String(process.residentBytes))

@@ -27,13 +27,18 @@ public struct OperatorEndpoint: Sendable {
     let boardClients = BoardClients()
     /// The live sessions every board stream shares.
     let boardFeed: BoardFeed
+    /// The server's open connections, within `limits` (``ConnectionGuardHandler``).
+    let connections: ConnectionRegistry
 
-    public init(processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings())
-    {
+    public init(
+        processor: ZoneProcessor, registry: PrometheusCollectorRegistry, board: BoardSettings = BoardSettings(),
+        limits: EndpointLimits = EndpointLimits()
+    ) {
         self.processor = processor
         self.registry = registry
         self.board = board
         self.boardFeed = BoardFeed(directory: processor.sessionDirectory)
+        self.connections = ConnectionRegistry(limits: limits)
     }
 
     /// The routes, for an `Application` (or a test client), behind the access token when
@@ -105,7 +110,8 @@ public struct OperatorEndpoint: Sendable {
                 byteBuffer: ByteBuffer(
                     string: MetricsExposition.text(
                         registry: registry, readiness: processor.readiness,
-                        embeddedBroker: processor.configuration.embeddedBroker))))
+                        embeddedBroker: processor.configuration.embeddedBroker,
+                        clients: (connections: connections.count, boardStreams: boardClients.count)))))
     }
 
     func session(_ id: String) -> Response {
@@ -212,4 +218,7 @@ final class BoardClients: Sendable {
     }
 
     func close() { open.subtract(1, ordering: .relaxed) }
+
+    /// Streams open now.
+    var count: Int { open.load(ordering: .relaxed) }
 }

@@ -35,9 +35,10 @@ public enum OperatorServer {
         processor: ZoneProcessor, registry: PrometheusCollectorRegistry, settings: Settings, logger: Logger,
         onListening: @escaping @Sendable (String) -> Void = { _ in }
     ) -> some Service {
-        let endpoint = OperatorEndpoint(processor: processor, registry: registry, board: settings.board)
+        let endpoint = OperatorEndpoint(
+            processor: processor, registry: registry, board: settings.board, limits: settings.limits)
         let router = endpoint.makeRouter(accessToken: settings.accessToken)
-        let connections = ConnectionRegistry(limits: settings.limits)
+        let connections = endpoint.connections
         let host = settings.host
         return Application(
             router: router,

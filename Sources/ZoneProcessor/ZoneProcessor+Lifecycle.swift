@@ -46,8 +46,8 @@ extension ZoneProcessor {
     func makeConsumer() throws -> KafkaConsumer {
         let statistics: (@Sendable (String) -> Void)? =
             configuration.statisticsIntervalMs > 0
-            ? { @Sendable [lagReporter, self] text in
-                lagReporter.report(statisticsJSON: text)
+            ? { @Sendable [metrics, self] text in
+                metrics.workers.lag.report(statisticsJSON: text)
                 if let up = ConsumerLagReader.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
             } : nil
         return try KafkaConsumer(

@@ -28,7 +28,6 @@ public final class ZoneProcessor: Sendable {
     public let personSummaries = SummaryTable(.person)
     /// Each class's latest day's summary, from `class-summaries`, for `/classes/{class}`.
     public let classSummaries = SummaryTable(.classDay)
-    let lagReporter: ConsumerLagReporter
     let logger: Logger
     let state = NIOLockedValueBox(State.created)
     let fatalError = NIOLockedValueBox<ProcessorError?>(nil)
@@ -78,7 +77,6 @@ public final class ZoneProcessor: Sendable {
         self.logger = logger
         metrics = ProcessorMetrics(factory: metricsFactory)
         sessionDirectory = LiveSessionDirectory(workers: configuration.workers)
-        lagReporter = ConsumerLagReporter(factory: metricsFactory)
     }
 
     /// True once the profile table has caught up, the group has given this instance its

@@ -69,6 +69,23 @@ struct ObservabilityFilesTests {
         let body = try LoopbackHTTPClient.get(port: port, path: "/metrics").body
         // Every exported metric has its help text.
         for name in exported { #expect(body.contains("# HELP \(name) "), "no HELP for \(name)") }
+        // The endpoint's own clients: this scrape's connection at least, no board stream.
+        func value(_ series: String) -> Double? {
+            body.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap {
+                Double($0.split(separator: " ").last ?? "")
+            }
+        }
+        #expect((value("zonestream_http_connections") ?? 0) >= 1, "\(body)")
+        #expect(value("zonestream_board_clients") == 0)
+        // The workers' outputs (dead letters of these sessionless samples) had their
+        // produce-to-acknowledgement times recorded.
+        let delivered = Eventually.holds(within: 30, poll: 0.5) {
+            let text = (try? LoopbackHTTPClient.get(port: port, path: "/metrics").body) ?? ""
+            return text.split(separator: "\n").contains {
+                $0.hasPrefix(#"zonestream_delivery_duration_seconds_count{stage="workers"}"#) && !$0.hasSuffix(" 0")
+            }
+        }
+        #expect(delivered, "no delivery time recorded for the workers")
     }
 
     @Test func promtoolAcceptsTheAlertRules() throws {

@@ -1,6 +1,8 @@
 import Foundation
+import Prometheus
 import Synchronization
 import Testing
+import ZoneHTTP
 import ZoneProcessor
 import ZoneTestSupport
 
@@ -16,7 +18,10 @@ struct PersonStageTests {
     func handWrittenRecordsOnTheRepartitionTopicAreCountedOrDeadLettered(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
-        let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers, group: "people"))
+        let registry = PrometheusCollectorRegistry()
+        let running = try RunningProcessor(
+            configuration: .forTest(bootstrap: broker.bootstrapServers, group: "people"),
+            metricsFactory: MetricsExposition.makeFactory(registry: registry))
         let collector = try OutputCollector(
             bootstrap: broker.bootstrapServers, topics: ["person-summaries", "zonestream-dlq"])
         defer { collector.stop() }
@@ -67,6 +72,14 @@ struct PersonStageTests {
         }
         #expect(running.stop() == nil)
         #expect(arrived, "dead letters and the summary")
+        // The stage's own figures: each summary counted, its outputs' delivery times recorded.
+        #expect(running.processor.metrics.people.summariesOut.load(ordering: .relaxed) == 3)
+        let exported = registry.emitToString()
+        #expect(exported.contains(#"zonestream_events_out_total{type="person_summary"} 3"#), "\(exported)")
+        let deliveries = exported.split(separator: "\n").first {
+            $0.hasPrefix(#"zonestream_delivery_duration_seconds_count{stage="people"}"#)
+        }
+        #expect(deliveries.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 > 0 } == true, "\(exported)")
         let letters = try collector.records("zonestream-dlq").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.value.utf8)) as? [String: Any])
         }

@@ -15,8 +15,12 @@ public final class DeliveryTracker: Sendable {
     /// ``DeliveryReceipt/nextParked``, pushed by delivery reports and taken whole. The top
     /// receipt's address as a number (0: none), which keeps the class `Sendable`.
     private let parked = Atomic<UInt>(0)
+    /// Where each delivered message's produce-to-acknowledgement time goes, if anywhere.
+    private let latency: DeliveryLatency?
 
-    public init() {}
+    public init(latency: DeliveryLatency? = nil) {
+        self.latency = latency
+    }
 
     deinit { freeParked() }
 
@@ -72,12 +76,15 @@ public final class DeliveryTracker: Sendable {
 
     func cancelled() { outstanding.subtract(1, ordering: .releasing) }
 
-    func reported(failure: DeliveryFailure?) {
+    /// `latencyMicroseconds`: librdkafka's produce-to-acknowledgement time of a delivered
+    /// message (-1 when it has none).
+    func reported(failure: DeliveryFailure?, latencyMicroseconds: Int64 = -1) {
         if let failure {
             refused.withLockedValue { $0.append(failure) }
             failures.add(1, ordering: .relaxed)
         } else {
             delivered.add(1, ordering: .relaxed)
+            latency?.delivered(microseconds: latencyMicroseconds)
         }
         outstanding.subtract(1, ordering: .releasing)
     }

@@ -151,7 +151,7 @@ private func deliveryReportCallback(
     guard let tracker = owned._withUnsafeGuaranteedRef({ $0.detachTracker() }) else { return owned.release() }
     let error = message.pointee.err
     guard error != RD_KAFKA_RESP_ERR_NO_ERROR else {
-        tracker.reported(failure: nil)
+        tracker.reported(failure: nil, latencyMicroseconds: rd_kafka_message_latency(message))
         // Freed by the thread that produces next with this tracker, which made it: freed
         // here, it went back to that thread's heap under its lock, which the producing
         // thread's own allocations then waited on.

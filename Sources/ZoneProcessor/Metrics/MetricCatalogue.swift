@@ -6,7 +6,8 @@ public enum MetricCatalogue {
         "zonestream_records_in_total":
             "Input records taken from workout-events and applied or dead-lettered (replays of applied records excluded).",
         "zonestream_samples_in_total": "Input records that were samples or sample series.",
-        "zonestream_events_out_total": "Outputs produced, by type: zone_change, workout_finished, dead_letter.",
+        "zonestream_events_out_total":
+            "Outputs produced, by type: zone_change, workout_finished, dead_letter (the workers), person_summary (the person stage), class_summary (the class stage).",
         "zonestream_dead_letters_total": "Input records dead-lettered, by the contract's reason.",
         "zonestream_late_samples_total":
             "Samples not applied because they were older than the last accepted one (counted, not dead-lettered).",
@@ -55,7 +56,16 @@ public enum MetricCatalogue {
         "zonestream_classes": "Classes whose latest day the class stage holds, over the partitions it owns.",
         "zonestream_persons": "Persons whose training logs the person stage holds, over the partitions it owns.",
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
-        "zonestream_consumer_lag": "Records between this instance's position and the end of each assigned partition.",
+        "zonestream_consumer_lag":
+            "Records between this instance's position and the end of each partition it consumes: of workout-events (the workers) and of the person and class stages' repartition topics.",
+        "zonestream_delivery_duration_seconds":
+            "Produce to the broker's acknowledgement, by stage (workers, people, classes): once per commit interval, the longest of the outputs acknowledged since, as librdkafka measures it.",
+        "zonestream_stage_keys_restored_total":
+            "Persons (stage people) or classes (stage classes) read back from the stage's changelog by its restores.",
+        "zonestream_stage_restore_duration_seconds":
+            "Time to restore one partition of the person or class stage's table from its changelog.",
+        "zonestream_http_connections": "Connections open to the HTTP endpoint now (at most http.max_connections).",
+        "zonestream_board_clients": "Board event streams open now (at most http.max_board_clients).",
         "zonestream_batch_duration_seconds":
             "Time from a batch's first record reaching a worker until the batch is applied and its outputs are handed to librdkafka: the most any record waits in the processor.",
         "zonestream_sample_age_seconds":

@@ -49,6 +49,11 @@ public final class ProcessorMetrics: Sendable {
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     /// Restores, rebalances and standbys.
     public let state: StateMetrics
+    /// The workers' deliveries and lag, and the person and class stages' summaries, restores,
+    /// deliveries and lag.
+    public let workers: StageMetrics
+    public let people: StageMetrics
+    public let classes: StageMetrics
     private let exported: Exported
     /// Makes the per-worker and per-partition handles created later.
     let factory: any MetricsFactory
@@ -58,6 +63,9 @@ public final class ProcessorMetrics: Sendable {
         self.factory = factory
         exported = Exported(factory: factory)
         state = StateMetrics(factory: factory)
+        workers = StageMetrics(stage: "workers", summaryType: nil, factory: factory)
+        people = StageMetrics(stage: "people", summaryType: "person_summary", factory: factory)
+        classes = StageMetrics(stage: "classes", summaryType: "class_summary", factory: factory)
     }
 
     func countRecords(_ records: Int, samples: Int) {

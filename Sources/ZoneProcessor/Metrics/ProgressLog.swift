@@ -29,7 +29,7 @@ struct ProgressLog {
             "progress",
             metadata: [
                 "records_per_s": "\(Int((Double(records - lastRecords) / seconds).rounded()))",
-                "lag": "\(processor.lagReporter.totalLag.load(ordering: .relaxed))",
+                "lag": "\(processor.metrics.workers.lag.totalLag.load(ordering: .relaxed))",
                 "live_sessions": "\(processor.liveSessions)",
                 "dead_letters": "\(deadLetters - lastDeadLetters)",
                 "dead_letters_total": "\(deadLetters)",

@@ -47,4 +47,5 @@ struct ClassAggregation: StageAggregation {
     func isIdle(_ state: ClassDayLog, now: Int64) -> Bool { state.isIdle(at: now, offsetMinutes: offsetMinutes) }
     func recordKeys(_ count: Int, in metrics: ProcessorMetrics) { metrics.recordClasses(count) }
     func countRefused(in metrics: ProcessorMetrics) { metrics.countClassRefused() }
+    func figures(in metrics: ProcessorMetrics) -> StageMetrics { metrics.classes }
 }

@@ -13,6 +13,7 @@ extension KeyedStage {
     /// are delivered; what is not delivered stays uncommitted and is read again later.
     func finishBatch() {
         guard hasUncommitted else { return }
+        defer { figures.recordDeliveries() }
         if transactional { return commitTransaction() }
         guard deliver() else { return }
         produceChangedLogs()
@@ -57,7 +58,7 @@ extension KeyedStage {
             try producer.sendOffsetsToTransaction(offsets, consumer: consumer)
             try producer.commitTransaction()
             hasUncommitted = false
-            tracker = DeliveryTracker()
+            tracker = DeliveryTracker(latency: figures.deliveries)
             try producer.beginTransaction()
         } catch {
             if error.failure == .abortRequired { try? producer.abortTransaction() }

@@ -47,7 +47,9 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
 
     /// Whether records were handled since the last commit.
     var hasUncommitted = false
-    var tracker = DeliveryTracker()
+    var tracker: DeliveryTracker
+    /// This stage's summaries, restores, deliveries and lag among the processor's metrics.
+    let figures: StageMetrics
     var limitWarnings: RepeatedWarning
     /// When idle keys were last looked for (wall-clock ms).
     var lastIdleSweepMs: Int64 = 0
@@ -74,14 +76,21 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         self.metrics = metrics
         self.logger = logger
         self.onFatal = onFatal
+        figures = aggregation.figures(in: metrics)
+        tracker = DeliveryTracker(latency: figures.deliveries)
         transactional = configuration.guarantee == .exactlyOnce
         // One record per finished workout: long fetch waits, so an idle stage costs the brokers
         // two empty fetches a second instead of the workers' hundreds (a broker answers a fetch
         // as soon as data arrives, so summaries are not held back by it).
+        // Its lag from librdkafka's statistics, as the workers' consumer reports its own.
+        let lag = figures.lag
+        let statistics: (@Sendable (String) -> Void)? =
+            configuration.statisticsIntervalMs > 0 ? { @Sendable text in lag.report(statisticsJSON: text) } : nil
+        var properties = StageFetching.lowRate
+        properties["statistics.interval.ms"] = "\(configuration.statisticsIntervalMs)"
         consumer = try KafkaConsumer(
             configuration: configuration.kafka, groupID: Self.groupID(of: configuration, role: aggregation.role),
-            logger: logger,
-            properties: configuration.memberProperties(StageFetching.lowRate))
+            logger: logger, properties: configuration.memberProperties(properties), statistics: statistics)
         if transactional {
             let id = configuration.transactionalID(role: aggregation.role)
             producer = try KafkaProducer(
@@ -135,7 +144,10 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     func assigned(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
         for partition in partitions.map(\.partition) {
             do {
+                let started = DispatchTime.now().uptimeNanoseconds
                 tables[partition] = try restore(partition: partition)
+                figures.countRestore(
+                    keys: tables[partition]?.count ?? 0, nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
                 logger.debug(
                     "stage table restored",
                     metadata: [
@@ -186,6 +198,7 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
                 produce(
                     topic: aggregation.outputTopic(in: configuration.topics), key: output.key, value: output.value,
                     origin: origin)
+                figures.countSummary()
             }
         }
         nextOffsets[partition] = record.offset + 1

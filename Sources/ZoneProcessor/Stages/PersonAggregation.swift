@@ -44,4 +44,5 @@ struct PersonAggregation: StageAggregation {
     func isIdle(_ state: PersonTrainingLog, now: Int64) -> Bool { state.isIdle(at: now) }
     func recordKeys(_ count: Int, in metrics: ProcessorMetrics) { metrics.recordPersons(count) }
     func countRefused(in metrics: ProcessorMetrics) { metrics.countPersonRefused() }
+    func figures(in metrics: ProcessorMetrics) -> StageMetrics { metrics.people }
 }

@@ -44,4 +44,6 @@ protocol StageAggregation: SendableMetatype {
     /// Records how many keys the stage holds, and counts one refused past the cap.
     func recordKeys(_ count: Int, in metrics: ProcessorMetrics)
     func countRefused(in metrics: ProcessorMetrics)
+    /// The stage's own figures among `metrics` (summaries, restores, deliveries, lag).
+    func figures(in metrics: ProcessorMetrics) -> StageMetrics
 }

@@ -35,6 +35,7 @@ extension WorkerLoop {
     /// Ends the current commit epoch: the offsets applied so far, the state they produced
     /// (encoded now, written once the epoch's outputs are delivered) and the outputs' tracker.
     mutating func sealEpoch() {
+        context.metrics.workers.recordDeliveries()
         sink.releaseStageCopies()
         let changelog = changelogWrites()
         updateLiveSessions()
@@ -47,7 +48,7 @@ extension WorkerLoop {
         guard !offsets.isEmpty else { return }
         for (partition, offset) in offsets { partitions[partition]?.committedOffset = offset }
         ledger.seal(CommitEpoch(outputs: sink.tracker, offsets: offsets, changelog: changelog))
-        sink.tracker = DeliveryTracker()
+        sink.tracker = DeliveryTracker(latency: context.metrics.workers.deliveries)
     }
 
     /// Carries out the ledger's steps until it waits for deliveries. `waiting`: keep going
@@ -106,7 +107,7 @@ extension WorkerLoop {
     /// Produces changelog records; returns their tracker and the partitions whose records
     /// librdkafka refused at once.
     private func produceChangelog(_ writes: [ChangelogWrite]) -> (DeliveryTracker, Set<Int32>) {
-        let tracker = DeliveryTracker()
+        let tracker = DeliveryTracker(latency: context.metrics.workers.deliveries)
         var refused: Set<Int32> = []
         let topic = context.configuration.topics.changelog
         let owner = context.configuration.stateOwner.header

@@ -44,7 +44,7 @@ extension WorkerLoop {
             try producer.commitTransaction()
             for offset in offsets { partitions[offset.partition]?.committedOffset = offset.offset }
             context.metrics.countCommit(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
-            sink.tracker = DeliveryTracker()
+            sink.tracker = DeliveryTracker(latency: context.metrics.workers.deliveries)
             try producer.beginTransaction()
         } catch {
             if error.failure == .abortRequired { try? producer.abortTransaction() }

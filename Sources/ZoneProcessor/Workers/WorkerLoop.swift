@@ -66,7 +66,8 @@ struct WorkerLoop {
         }
         transactions = producer !== context.producer ? producer : nil
         sink = OutputSink(
-            producer: producer, topics: context.configuration.topics, tracker: DeliveryTracker(),
+            producer: producer, topics: context.configuration.topics,
+            tracker: DeliveryTracker(latency: context.metrics.workers.deliveries),
             metrics: context.metrics, budget: context.budget, logger: context.logger)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
