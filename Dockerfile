@@ -1,6 +1,6 @@
 # ZoneStream from this repository: a Swift build stage, then a slim Debian runtime with the
 # two C libraries it links (librdkafka, jansson). Used by docker-compose.yml; see
-# docs/operations.md. The toolchain image is a build argument, e.g.
+# docs/how-to/install.md. The toolchain image is a build argument, e.g.
 #   docker build --build-arg SWIFT_IMAGE=swift:6.3.1-bookworm -t zonestream .
 # Every image is pinned by version; the build copies exactly what the package needs (a test
 # builds the package from a directory that holds only these COPY sources).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU for live traffic: one ZoneStream instance taking the load generator's members at 1 Hz
 # (heart rate, and power for the half who ride bikes: 1.5 samples a member-second), for the
-# sizing rule in docs/operations.md.
+# sizing rule in docs/how-to/size.md.
 #
 #   bash benchmarks/cpu-sizing.sh [MEMBERS...]      (default: 3000 30000)
 #

@@ -4,7 +4,7 @@
     pip install -r examples/requirements.txt
     python3 examples/minutes_per_zone.py --bootstrap-servers 127.0.0.1:9092
 
-Each record on `workouts-finished` is one JSON object (docs/contract.md,
+Each record on `workouts-finished` is one JSON object (docs/reference/contract.md,
 schemas/workouts-finished.schema.json); its `zone_groups` hold, per quantity, the zone
 configuration and the milliseconds credited to each zone.
 """
@@ -49,7 +49,7 @@ def main():
                 print(f"error: {message.error()}")
                 continue
             workout = json.loads(message.value())
-            if workout.get("schema") != 1:  # docs/versioning.md: a new schema number is a breaking change
+            if workout.get("schema") != 1:  # docs/how-to/upgrade.md: a new schema number is a breaking change
                 print(f"skipping a record of schema {workout.get('schema')}")
                 continue
             for line in describe(workout):

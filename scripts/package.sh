@@ -28,8 +28,10 @@ mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/etc/zo
 install -m 0755 --strip "$binary" "$root/usr/bin/zonestream"
 install -m 0644 deploy/systemd/zonestream.service "$root/lib/systemd/system/zonestream.service"
 install -m 0644 config/zonestream.yaml "$root/etc/zonestream/zonestream.yaml"
-for document in README.md CHANGELOG.md docs/operations.md docs/guarantees.md docs/contract.md; do
-    install -m 0644 "$document" "$root/usr/share/doc/zonestream/$(basename "$document")"
+# The README and the docs it links to, in the same layout, so their links hold.
+install -m 0644 README.md CHANGELOG.md "$root/usr/share/doc/zonestream/"
+for document in docs/how-to/*.md docs/reference/*.md docs/explanation/*.md; do
+    install -m 0644 -D "$document" "$root/usr/share/doc/zonestream/$document"
 done
 install -m 0755 deploy/debian/postinst deploy/debian/prerm deploy/debian/postrm "$root/DEBIAN/"
 echo /etc/zonestream/zonestream.yaml > "$root/DEBIAN/conffiles"

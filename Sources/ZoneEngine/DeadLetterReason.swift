@@ -21,7 +21,7 @@ public enum DeadLetterReason: String, Sendable, CaseIterable, Comparable {
     /// (over the topic's size limit, not authorized); the session's state stays as applied.
     case outputRejected = "output_rejected"
     /// Not in the contract's table: the instance's cap on live sessions was reached
-    /// (see docs/decisions.md); the record is dead-lettered, never dropped.
+    /// (see docs/explanation/decisions.md); the record is dead-lettered, never dropped.
     case sessionLimit = "session_limit"
     /// Not in the contract's table: the person stage's cap on persons (`max_persons`) was
     /// reached and no person could be made room for; the workout stays on `workouts-finished`.

@@ -13,7 +13,7 @@ public struct LiveSessionState: Sendable, Equatable {
         /// The last accepted value in the canonical unit, nil before the first sample.
         public let currentValue: Double?
         /// Durations credited so far, through the last accepted sample (its own interval is
-        /// credited when the next one arrives or the session ends, as in docs/contract.md).
+        /// credited when the next one arrives or the session ends, as in docs/reference/contract.md).
         public let durations: ZoneDurations
         public let samples: Int
     }

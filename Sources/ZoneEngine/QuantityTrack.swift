@@ -16,7 +16,7 @@ struct QuantityTrack: Sendable {
     private var publishedZoneByte: Int8 = -1
     private var runZoneByte: Int8 = -1
     var durations = ZoneDurations()
-    /// Durations per normalized zone (docs/contract.md), on the heap and only once a
+    /// Durations per normalized zone (docs/reference/contract.md), on the heap and only once a
     /// normalization model credits something: off by default, and 72 bytes per track inline.
     private var normalized: NormalizedDurations?
     /// Time covered by samples, zones or not; the rest of the active span is untracked.

@@ -1,4 +1,4 @@
-/// The live sessions of one worker, with the session rules of docs/contract.md:
+/// The live sessions of one worker, with the session rules of docs/reference/contract.md:
 /// implicit start, `session_start` updating a live session, finished-session retention,
 /// and the idle timeout. Wall-clock time is passed in, so the store is deterministic.
 ///

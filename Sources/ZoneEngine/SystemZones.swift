@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `system` zones of docs/contract.md, computed in decimal arithmetic so that
+/// The `system` zones of docs/reference/contract.md, computed in decimal arithmetic so that
 /// 0.7 * 165 is exactly 115.5, with only the final boundaries rounded (halves away from zero).
 public enum SystemZones {
     /// Heart-rate boundaries used when a person has no usable metrics.

@@ -32,7 +32,7 @@ extension WorkoutSession {
         latestTimestamp = timestamp
     }
 
-    /// At most this many activities per session, ended ones included (docs/contract.md):
+    /// At most this many activities per session, ended ones included (docs/reference/contract.md):
     /// it bounds the finished workout's size.
     public static let maximumActivities = 100
 

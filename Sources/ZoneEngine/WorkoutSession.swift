@@ -1,4 +1,4 @@
-/// One live workout session: the per-session accumulator of docs/contract.md.
+/// One live workout session: the per-session accumulator of docs/reference/contract.md.
 ///
 /// A session is owned by exactly one worker, so it has no lock. It is a value type;
 /// store it where it can be mutated in place (a dictionary's subscript does).

@@ -1,4 +1,4 @@
-/// Where a session's zones for one quantity came from (docs/contract.md).
+/// Where a session's zones for one quantity came from (docs/reference/contract.md).
 public enum ZoneSource: String, Sendable, Equatable, CaseIterable {
     case system, user, app, normalized
 }

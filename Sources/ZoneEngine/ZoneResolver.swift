@@ -1,4 +1,4 @@
-/// Chooses a session's zones per quantity, first match wins (docs/contract.md):
+/// Chooses a session's zones per quantity, first match wins (docs/reference/contract.md):
 /// app zones from `session_start`, the person's preferred zones, system zones from
 /// the person's metrics, and for heart rate the default boundaries.
 public enum ZoneResolver {

@@ -11,7 +11,7 @@ struct ZoneStreamCommand: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, BrokerCommand.self, DemoCommand.self, LoadgenCommand.self, BenchCommand.self,
             ProbeCommand.self, SessionsCommand.self, DeadLetterCommand.self, StateCommand.self, ResetCommand.self,
-            VersionCommand.self,
+            SettingsCommand.self, VersionCommand.self,
         ],
         defaultSubcommand: RunCommand.self)
 

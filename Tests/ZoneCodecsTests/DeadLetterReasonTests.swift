@@ -3,7 +3,7 @@ import Testing
 import ZoneCodecs
 import ZoneEngine
 
-/// Each dead-letter reason of docs/contract.md that the decoder decides, and their
+/// Each dead-letter reason of docs/reference/contract.md that the decoder decides, and their
 /// precedence when a record has several defects.
 @Suite struct DeadLetterReasonTests {
     static let cases: [(String, String?, DeadLetterReason?)] = [

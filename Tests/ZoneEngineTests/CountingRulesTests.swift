@@ -2,7 +2,7 @@ import Testing
 import ZoneEngine
 import ZoneTestSupport
 
-/// The counting rules of docs/contract.md, one rule at a time. Default zones 91/114/136/158
+/// The counting rules of docs/reference/contract.md, one rule at a time. Default zones 91/114/136/158
 /// unless stated.
 @Suite struct CountingRulesTests {
     @Test func sampleCoversUntilTheNextSample() throws {

@@ -4,7 +4,7 @@ import ZoneTestSupport
 
 @testable import ZoneEngine
 
-/// docs/contract.md, "Effort": bands of an exact maximum, points, calories and work,
+/// docs/reference/contract.md, "Effort": bands of an exact maximum, points, calories and work,
 /// each rounded half away from zero, counted over the covered intervals only.
 @Suite struct EffortTests {
     /// A harness whose person has the given profile and whose session starts with it.

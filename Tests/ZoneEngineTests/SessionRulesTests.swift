@@ -2,7 +2,7 @@ import Testing
 import ZoneEngine
 import ZoneTestSupport
 
-/// Session rules of docs/contract.md.
+/// Session rules of docs/reference/contract.md.
 @Suite struct SessionRulesTests {
     static func zones(_ quantity: Quantity, _ boundaries: [Double]) -> PerQuantity<ZoneConfiguration?> {
         var zones = PerQuantity<ZoneConfiguration?>(repeating: nil)

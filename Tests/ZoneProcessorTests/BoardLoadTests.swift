@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// members and 20 boards opened at once, twice, on a processor that sends at most 200 tiles
 /// per board. Every board gets its whole first board, capped at 200 tiles, in messages of at
 /// most 250 tiles; the full run (10 k sessions, 200 boards) and its figures are in
-/// docs/operations.md. No time is asserted here: the figures are the benchmark's.
+/// docs/reference/http-endpoint.md. No time is asserted here: the figures are the benchmark's.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct BoardLoadTests {
     @Test func manyBoardsEachGetTheirWholeFirstBoardCappedAtBoardMaxSessions() throws {

@@ -167,7 +167,7 @@ struct ContractExamplesThroughKafkaTests {
     }
 
     /// Person summaries, person by person: a person's workouts of different sessions may reach
-    /// the person stage in another order than the example's (docs/contract.md), so each
+    /// the person stage in another order than the example's (docs/reference/contract.md), so each
     /// person has as many summaries as expected and the last (the latest `as_of_ts`, the most
     /// workouts) has the expected windows and ratio; one summary is compared whole.
     static func checkPersonSummaries(_ summaries: [[String: Any]], examples: [ContractExample]) throws {

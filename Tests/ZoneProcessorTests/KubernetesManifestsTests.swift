@@ -68,7 +68,7 @@ struct KubernetesManifestsTests {
         #expect(
             Set(spread.compactMap { $0["topologyKey"] as? String })
                 == ["kubernetes.io/hostname", "topology.kubernetes.io/zone"])
-        // Requests and limits from the sizing rules (docs/operations.md).
+        // Requests and limits from the sizing rules (docs/how-to/size.md).
         let resources = pod.container["resources"] as? [String: [String: String]]
         #expect(resources?["limits"]?["memory"] == "1Gi" && resources?["requests"]?["cpu"] == "500m")
         // The image from a registry, at the release the binary reports.

@@ -4,12 +4,12 @@ import ZoneCodecs
 import ZoneEngine
 import ZoneTestSupport
 
-/// docs/versioning.md's rule for the changelog: every later version restores every earlier
+/// docs/how-to/upgrade.md's rule for the changelog: every later version restores every earlier
 /// snapshot format. Tests/Fixtures/snapshots/v<N>-session.bin is a session snapshot written in
 /// format N (v1 by version 0.6.0, v2 by 0.7.0: heart rate and power, an activity, a pause,
 /// held statistics); each is restored here, finished, and its finished workout must equal the
 /// one stored beside it, field for field. The fixtures are never rewritten to make this pass:
-/// a format change that cannot read them needs a converter (docs/versioning.md).
+/// a format change that cannot read them needs a converter (docs/how-to/upgrade.md).
 @Suite struct SnapshotCompatibilityTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/snapshots")

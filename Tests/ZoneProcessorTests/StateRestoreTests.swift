@@ -58,7 +58,7 @@ struct StateRestoreTests {
         #expect(before.stop() == nil)
         #expect(collector.records("workouts-finished").isEmpty)
         // Lost commits: a group with no committed offsets reads every record again, and must
-        // skip what the restored state already holds (docs/contract.md: a replay changes nothing).
+        // skip what the restored state already holds (docs/reference/contract.md: a replay changes nothing).
         if commitsLost { try Self.rewindCommits(of: group, partitions: 4, bootstrap: broker.bootstrapServers) }
         let after = try RunningProcessor(
             configuration: .forTest(bootstrap: broker.bootstrapServers, group: group, workers: 2))

@@ -1,7 +1,7 @@
 public import ZoneEngine
 
 /// Bad input a sensor gateway (or an attacker) can send, each with the dead-letter reason
-/// docs/contract.md gives it. Used by the codec tests, the processor test through
+/// docs/reference/contract.md gives it. Used by the codec tests, the processor test through
 /// Kafka, and as the fuzzer's seed corpus.
 public enum HostileCorpus {
     public struct Entry: Sendable {
@@ -45,7 +45,7 @@ public enum HostileCorpus {
             entry("-Infinity", sample(#""quantity":"heart_rate","value":-Infinity"#), .malformedJSON),
             entry("nan lower case", sample(#""quantity":"heart_rate","value":nan"#), .malformedJSON),
             entry("escaped NUL", sample(#""quantity":"heart_rate","value":120,"person":"a\u0000b""#), .malformedJSON),
-            // Numbers too large for a double or Int64 are out of range, as 1e400 is (docs/contract.md).
+            // Numbers too large for a double or Int64 are out of range, as 1e400 is (docs/reference/contract.md).
             entry(
                 "huge integer literal", sample(#""quantity":"heart_rate","value":99999999999999999999999999"#),
                 .outOfRange),

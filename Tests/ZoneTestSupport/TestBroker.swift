@@ -24,7 +24,7 @@ public enum BrokerKind: String, Sendable, CaseIterable, CustomStringConvertible 
     /// Only noida-db, if selected (for what the mock cannot show, such as transaction markers).
     public static var noidaIfSelected: [BrokerKind] { selected.filter { $0 == .noida } }
     /// Only the mock, if selected: for tests noida-db cannot pass for reasons of its own
-    /// (each such test says which; docs/guarantees.md lists them).
+    /// (each such test says which; docs/explanation/guarantees.md lists them).
     public static var mockIfSelected: [BrokerKind] { selected.filter { $0 == .mock } }
 }
 

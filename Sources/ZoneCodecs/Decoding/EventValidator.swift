@@ -8,7 +8,7 @@ package enum EventValidator {
     /// The largest allowed `ts`: 2^53.
     static let maximumTimestamp: Int64 = 1 << 53
     static let maximumSessionBytes = 128
-    /// Limits on `person`, `activity` and `class` (docs/contract.md): they bound every output.
+    /// Limits on `person`, `activity` and `class` (docs/reference/contract.md): they bound every output.
     static let maximumPersonBytes = 128
     static let maximumActivityBytes = 64
     static let maximumClassBytes = 64
@@ -93,7 +93,7 @@ package enum EventValidator {
         return build(fields: fields, type: type, session: session, ts: ts)
     }
 
-    /// The fields a type requires (docs/contract.md), common ones first.
+    /// The fields a type requires (docs/reference/contract.md), common ones first.
     static func requiredFields(_ type: EventType) -> [EventField] {
         switch type {
         case .sample: [.type, .session, .ts, .quantity, .value]

@@ -2,7 +2,7 @@ import CJansson
 import Foundation
 public import ZoneEngine
 
-/// Encodes the contract's output events (docs/contract.md) with jansson.
+/// Encodes the contract's output events (docs/reference/contract.md) with jansson.
 public enum OutputEncoder {
     typealias Build = JanssonBuilder
 
@@ -28,7 +28,7 @@ public enum OutputEncoder {
     }
 
     /// The most of an input's key and of its value a dead-letter record carries, each
-    /// (docs/contract.md): both in base64 plus the envelope stay under Kafka's default 1 MB
+    /// (docs/reference/contract.md): both in base64 plus the envelope stay under Kafka's default 1 MB
     /// message limit, so a dead letter is always deliverable. The whole input stays in its
     /// topic at the partition and offset the record gives.
     public static let deadLetterBytesLimit = 262_144

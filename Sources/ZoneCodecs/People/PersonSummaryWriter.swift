@@ -1,6 +1,6 @@
 public import ZoneEngine
 
-/// Writes `person_summary` events (docs/contract.md), the one writer of that format.
+/// Writes `person_summary` events (docs/reference/contract.md), the one writer of that format.
 public struct PersonSummaryWriter {
     private var text = JSONTextWriter(capacity: 512)
 

@@ -1,4 +1,4 @@
-/// What a session's heart-rate effort is counted against (docs/contract.md, "Effort"),
+/// What a session's heart-rate effort is counted against (docs/reference/contract.md, "Effort"),
 /// read from the profile once, when the session starts: the maximum heart rate, the lower
 /// bounds of intensity bands 1 to 5, and Keytel's calorie formula when the profile also has
 /// age, weight and sex.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A workout's effort (docs/contract.md, "Effort"): the `effort` object of a finished
+/// A workout's effort (docs/reference/contract.md, "Effort"): the `effort` object of a finished
 /// workout, and the running figures of a live session.
 public struct WorkoutEffort: Sendable, Equatable {
     public struct HeartRate: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// A `person_summary` (docs/contract.md): a person's training over the 7 and 28 UTC days
+/// A `person_summary` (docs/reference/contract.md): a person's training over the 7 and 28 UTC days
 /// that end with the day of their latest counted workout.
 public struct PersonSummary: Sendable, Equatable {
     /// Totals of the workouts in one window.

@@ -1,5 +1,5 @@
 /// One person's counted workouts, bounded to the 28 UTC days the summaries look at and to
-/// ``maximumWorkouts`` of them (docs/contract.md, `person-summaries`). A value type
+/// ``maximumWorkouts`` of them (docs/reference/contract.md, `person-summaries`). A value type
 /// owned by the person stage's thread; its snapshot is the person's changelog record.
 public struct PersonTrainingLog: Sendable, Equatable {
     /// The most workouts one person's 28-day window counts; later ones are not counted.

@@ -7,7 +7,7 @@ extension WorkoutSession {
     /// The whole state of the session as bytes, for the changelog topic: restoring it
     /// elsewhere and applying the same later events gives the same outputs, counters included.
     /// `format` 1 leaves out the class and the effort, for a rolling upgrade while instances
-    /// that read only format 1 are still in the group (docs/versioning.md).
+    /// that read only format 1 are still in the group (docs/how-to/upgrade.md).
     public func snapshot(format: UInt8 = snapshotVersion) -> [UInt8] {
         let withEffort = format >= 2
         let withPlan = format >= 3

@@ -24,7 +24,7 @@ public struct ProcessorConfiguration: Sendable {
     public var engine = EngineSettings()
     /// The cap on live sessions per instance (`max_live_sessions`): a new session over it is
     /// dead-lettered as `session_limit`, so a flood of new ids cannot exhaust memory.
-    /// 400,000 fit the shipped 1 GiB limits with the restore peak (docs/operations.md).
+    /// 400,000 fit the shipped 1 GiB limits with the restore peak (docs/how-to/size.md).
     public var maxLiveSessions = 400_000
     /// The most persons the profile table holds (`max_profiles`): past it a new person's
     /// profile is refused (counted and logged), so the table, which every instance holds
@@ -52,7 +52,7 @@ public struct ProcessorConfiguration: Sendable {
     /// the state of partitions other instances own, followed through the changelog, so that
     /// taking one over reads only the changelog's tail. Past it, the largest standbys are given
     /// up (those partitions are restored in full). 0: none, beyond a partition given back in
-    /// the same rebalance. About 1 KB a session (docs/operations.md).
+    /// the same rebalance. About 1 KB a session (docs/how-to/size.md).
     public var standbySessions = 100_000
     /// At-least-once (default) or exactly-once through Kafka transactions (`processing_guarantee`).
     public var guarantee = ProcessingGuarantee.atLeastOnce
@@ -157,7 +157,7 @@ public struct ProcessorConfiguration: Sendable {
     }
 }
 
-/// How outputs and input offsets are committed (docs/guarantees.md).
+/// How outputs and input offsets are committed (docs/explanation/guarantees.md).
 public enum ProcessingGuarantee: String, Sendable {
     /// Offsets are committed once the outputs and state they produced are delivered; after a
     /// failure, records are delivered again and change nothing, but outputs may repeat.

@@ -90,7 +90,7 @@ public enum TopicLayout {
 
     /// A group other than the default one, on a cluster that has the default group's internal
     /// topics: state written before internal topics were named per application is in those, and
-    /// this application does not read it unless told to (docs/operations.md, "Upgrading").
+    /// this application does not read it unless told to (docs/how-to/scale.md, "Upgrading from fixed internal names").
     static func warnOfUnusedDefaultNames(_ configuration: ProcessorConfiguration, counts: [String: Int], logger: Logger)
     {
         let defaults = Topics()

@@ -1,6 +1,6 @@
 public import ZoneKafka
 
-/// The contract's topic names (docs/contract.md); each can be renamed in config. The internal
+/// The contract's topic names (docs/reference/contract.md); each can be renamed in config. The internal
 /// topics (changelogs and repartition topics) are named after the application, its consumer
 /// group, as Kafka Streams names them after its `application.id`: two applications on one
 /// cluster never share state.

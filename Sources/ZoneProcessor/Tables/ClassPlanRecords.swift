@@ -6,7 +6,7 @@ import ZoneKafka
 /// Applies `class-plans` records to the ``ClassPlanTable``. A record that breaks the
 /// contract's rules is dead-lettered with its reason and the class its key names then has no
 /// plan. Every instance reads the whole table, so each instance dead-letters such a record
-/// once per start: the repeats are identical (docs/decisions.md).
+/// once per start: the repeats are identical (docs/explanation/decisions.md).
 final class ClassPlanRecords: @unchecked Sendable {
     // @unchecked: the decoder and the warning are used only by the one table reader's thread;
     // the producer is thread-safe.

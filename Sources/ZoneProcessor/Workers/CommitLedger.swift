@@ -4,7 +4,7 @@ import ZoneKafka
 /// next. It decides and the worker acts: ``nextStep()`` says what to do (answer refused
 /// outputs, write an epoch's changelog, commit offsets), the worker does it and reports back.
 ///
-/// The invariant it keeps (docs/guarantees.md): an epoch's changelog is written only once its
+/// The invariant it keeps (docs/explanation/guarantees.md): an epoch's changelog is written only once its
 /// outputs are settled, in epoch order, and its offsets are committed only once that changelog
 /// is delivered. A partition whose changelog lost a write keeps its offsets uncommitted until
 /// a later epoch has rewritten its whole state.

@@ -1,4 +1,4 @@
-/// A partition's idle clock (docs/contract.md): wall-clock time that stands still while
+/// A partition's idle clock (docs/reference/contract.md): wall-clock time that stands still while
 /// the partition is not caught up (records wait for it in Kafka: an outage, a restart, a
 /// backlog) and while its worker was stalled (a frozen process, a paused container), so a
 /// session is never ended for a silence that was the processor's, not the session's.

@@ -10,7 +10,7 @@ import ZoneKafka
 /// dead-lettered as `output_rejected` after a permanent one); then its changelog records,
 /// encoded at the seal so nothing applied later leaks into them; then its input offsets.
 /// A crash anywhere replays the uncommitted records against the last delivered changelog
-/// state, so outputs repeat (identical) rather than go missing (docs/guarantees.md).
+/// state, so outputs repeat (identical) rather than go missing (docs/explanation/guarantees.md).
 struct CommitEpoch {
     /// The outputs produced while the epoch was open.
     let outputs: DeliveryTracker

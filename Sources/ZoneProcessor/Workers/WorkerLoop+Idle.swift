@@ -2,7 +2,7 @@ import ZoneEngine
 import ZoneKafka
 
 /// Idle timeouts: a partition's idle clock runs only while it is caught up, and timeouts wait
-/// out a stall of the worker (docs/contract.md, "Idle timeout"; docs/guarantees.md).
+/// out a stall of the worker (docs/reference/contract.md, "Idle timeout"; docs/explanation/guarantees.md).
 extension WorkerLoop {
     /// Ends sessions idle for the idle timeout by their partition's idle clock, which runs only
     /// while the partition is caught up and not after a stall (``IdleClock``).

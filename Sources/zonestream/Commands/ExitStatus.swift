@@ -3,7 +3,7 @@ import Foundation
 import ZoneKafka
 import ZoneProcessor
 
-/// How every command ends, in the style of sysexits.h (docs/operations.md lists them):
+/// How every command ends, in the style of sysexits.h (docs/reference/commands.md lists them):
 /// 0 done, 1 a failure while running, 64 a wrong command line (ArgumentParser's own),
 /// 69 no Kafka broker answered at start, 78 a refused setting.
 enum ExitStatus {

@@ -6,7 +6,7 @@ import ZoneKafka
 /// the C libraries. `zonestream version` prints it; `zonestream --version` prints the first
 /// line; `/metrics` exports it as `zonestream_build_info`.
 struct ZoneStreamVersion {
-    /// ZoneStream's own version (CHANGELOG.md; docs/versioning.md says what a change means).
+    /// ZoneStream's own version (CHANGELOG.md; docs/how-to/upgrade.md says what a change means).
     static let release = "0.7.0"
 
     static var commit: String { GeneratedBuildInfo.commit }

@@ -56,7 +56,7 @@ struct SettingKey: Sendable {
                 "how often delivered work's input offsets are committed"),
             SettingKey(
                 "processing_guarantee", processor.guarantee.rawValue, .choice(["at_least_once", "exactly_once"]),
-                "at_least_once or exactly_once (Kafka transactions; see docs/guarantees.md)"),
+                "at_least_once or exactly_once (Kafka transactions; see docs/explanation/guarantees.md)"),
             SettingKey(
                 "transactional_id_prefix", processor.transactionalIDPrefix, .nonEmpty,
                 "exactly_once: transactional.id prefix (then the instance's identity and the producer's role)"),

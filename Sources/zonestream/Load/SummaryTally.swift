@@ -10,7 +10,7 @@ import ZoneSimulation
 /// At least once (``allowsLateRepeat``), a key whose expected summary came and whose latest is
 /// an exact repeat of an earlier one also passes: an instance that froze past the group's
 /// session timeout can publish, on waking, the summary it computed before it lost the
-/// partition, after its successor's (docs/guarantees.md); exactly-once fences it.
+/// partition, after its successor's (docs/explanation/guarantees.md); exactly-once fences it.
 struct SummaryTally {
     struct Expectation {
         let summary: [String: Any]

@@ -3,7 +3,7 @@ import Testing
 import ZoneBench
 import ZoneTestSupport
 
-/// docs/contract.md's idle rule with real processes under load: time that passes without
+/// docs/reference/contract.md's idle rule with real processes under load: time that passes without
 /// the processor is never a session's silence, and only a partition's current owner ends its
 /// sessions. The load generator's oracle has no idle timeout in it (every session ends with
 /// `session_end`), so a session ended for idleness fails the check, and so does a dropped event.
