@@ -93,10 +93,13 @@ let package = Package(
         // Beside layer 5, the lab: the benchmark (`zonestream bench`), the board load run and
         // the child processes they start (a broker, a processor), as parts the command calls
         // and tests can reach.
+        // The child-process harness the benchmark and the tests share: `zonestream` broker and
+        // processor processes, stopped by PID, watched so they never outlive their parent.
+        .target(name: "ZoneHarness", dependencies: ["ZoneProcessor"], swiftSettings: strictSettings),
         .target(
             name: "ZoneBench",
             dependencies: [
-                "ZoneKafka", "ZoneProcessor", "ZoneSimulation",
+                "ZoneKafka", "ZoneProcessor", "ZoneSimulation", "ZoneHTTP", "ZoneHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -120,7 +123,7 @@ let package = Package(
         .target(
             name: "ZoneTestSupport",
             dependencies: [
-                "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneBench",
+                "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -137,7 +140,7 @@ let package = Package(
             name: "ZoneProcessorTests",
             dependencies: [
                 "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport",
-                "ZoneSimulation", "ZoneBench",
+                "ZoneSimulation", "ZoneHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -146,12 +149,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneBench", "CRdKafka", "ZoneTestSupport"],
+            name: "ZoneKafkaTests", dependencies: ["ZoneKafka", "ZoneHarness", "CRdKafka", "ZoneTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneHTTPTests",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneBench",
+                "ZoneEngine", "ZoneCodecs", "ZoneProcessor", "ZoneHTTP", "ZoneTestSupport", "ZoneHarness",
                 "ZoneSimulation",
             ],
             swiftSettings: strictSettings),
@@ -159,7 +162,11 @@ let package = Package(
             name: "ZoneStreamCommandTests", dependencies: ["zonestream"], swiftSettings: strictSettings),
         .testTarget(name: "DocumentationTests", swiftSettings: strictSettings),
         .testTarget(
-            name: "ZoneBenchTests", dependencies: ["ZoneBench", "ZoneEngine", "ZoneCodecs"],
+            name: "ZoneBenchTests",
+            dependencies: [
+                "ZoneBench", "ZoneEngine", "ZoneCodecs", "ZoneKafka", "ZoneHarness", "ZoneSimulation",
+                "ZoneTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneCodecsTests",

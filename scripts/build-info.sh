@@ -7,6 +7,11 @@ commit=$(git -C "$repository" rev-parse --short=12 HEAD 2>/dev/null || echo unkn
 if [ "$commit" != unknown ] && [ -n "$(git -C "$repository" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     commit="$commit-modified"
 fi
+# A copy of the sources without git history (scripts/package.sh's build) carries its commit.
+if [ "$commit" = unknown ] && [ -s "$repository/.build-commit" ]; then
+    commit=$(head -c 40 "$repository/.build-commit" | tr -cd '0-9a-f')
+    [ -n "$commit" ] || commit=unknown
+fi
 swift_version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -n 1)
 [ -n "$swift_version" ] || swift_version=unknown
 mkdir -p "$(dirname "$output")"

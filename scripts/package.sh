@@ -12,7 +12,21 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh dpkg-dev
 
 scratch=.build-release
-swift build -c release --product zonestream --static-swift-stdlib --scratch-path "$scratch"
+# Built as the Dockerfile's build stage builds it: from a directory holding exactly what its
+# COPY lines name (so the image and the package are the same build, and a file the build needs
+# that the Dockerfile forgets fails here), with the checkout's commit passed along for
+# `zonestream --version` (the copy has no git history).
+context="$scratch/context"
+rm -rf "$context"
+mkdir -p "$context"
+awk '/^FROM /{stage++} stage==1 && /^COPY / && !/--from/ {print $2, $3}' Dockerfile |
+while read -r source destination; do
+    [ "$destination" = "./" ] && destination="$source"
+    mkdir -p "$context/$(dirname "$destination")"
+    cp -a "$source" "$context/$destination"  # timestamps kept: the next build is incremental
+done
+git rev-parse --short=12 HEAD > "$context/.build-commit" 2>/dev/null || rm -f "$context/.build-commit"
+swift build -c release --product zonestream --static-swift-stdlib --package-path "$context" --scratch-path "$scratch"
 binary="$scratch/release/zonestream"
 
 # The version is the binary's own (zonestream --version: "zonestream 0.7.0 (commit ...)").

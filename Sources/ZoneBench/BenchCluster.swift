@@ -1,4 +1,5 @@
 import Foundation
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 

@@ -106,15 +106,16 @@ struct BenchPlot {
                     left + width - 4 - Double(index) * 185, scale.y(value) - 4, name, anchor: "end", colour: colour,
                     size: 11))
         }
-        if let peer = report.peer {
-            let rate = peer.recordsPerSecond
-            parts.append(Self.line(left, scale.y(rate), left + width, scale.y(rate), "#2b8a3e", width: 2))
+        for (index, peer) in report.peers.enumerated() {
+            let rate = peer.recordsPerSecond.median
+            let colour = ["#2b8a3e", "#862e9c", "#e67700"][index % 3]
+            parts.append(Self.line(left, scale.y(rate), left + width, scale.y(rate), colour, width: 2))
             parts.append(
                 Self.text(
-                    left + 4, scale.y(rate) - 4,
+                    left + 4 + Double(index) * 250, scale.y(rate) - 4,
                     String(
-                        format: "%@ (mean %.0f k/s; ZoneStream is %.1fx)",
-                        peer.peer, rate / 1000, gym.zoneStreamRecordsPerSecond / rate), colour: "#2b8a3e", size: 11))
+                        format: "%@ (median %.0f k/s; ZoneStream is %.1fx)", peer.peer, rate / 1000,
+                        peer.zoneStreamOverPeer), colour: colour, size: 11))
         }
         return parts
     }

@@ -36,8 +36,8 @@ struct BenchReport: Codable {
     var latencyFloorPercentilesMs: [[Double]]
     /// The same measures on the load generator's gym traffic, with the Kafka I/O floor.
     var gym: GymRun.Figures
-    /// A peer stream processor on the same gym traffic (`--peer`), when one was run.
-    var peer: PeerRun.Figures?
+    /// Peer stream processors on the same gym traffic (`--peer`), in the same sitting.
+    var peers: [PeerRun.Figures]
 
     var table: String {
         func row(_ name: String, _ value: String) -> String {

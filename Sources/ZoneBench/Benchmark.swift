@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 import NIOConcurrencyHelpers
 import Synchronization
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation
@@ -35,18 +36,18 @@ public struct Benchmark: Sendable {
     public var smoke: Bool
     /// A Kafka cluster to run on instead of an embedded broker.
     public var bootstrapServers: String?
-    /// A peer run over the same gym traffic (``knownPeers``).
-    public var peer: String?
+    /// Peers run over the same gym traffic (``knownPeers``), in the same sitting.
+    public var peers: [String]
     /// The `zonestream` executable, started as the embedded broker.
     public var executable: URL
 
-    /// The peers `peer` may name.
-    public static var knownPeers: [String] { PeerRun.known }
+    /// The peers `peers` may name.
+    public static var knownPeers: [String] { PeerRun.known.map(\.name) }
 
     public init(
         records: Int, partitions: Int, brokers: Int = 3, workers: Int, latencyRate: Int, latencySeconds: Int,
         output: String,
-        smoke: Bool, bootstrapServers: String?, peer: String?,
+        smoke: Bool, bootstrapServers: String?, peers: [String] = [],
         executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
     ) {
         self.records = records
@@ -58,7 +59,7 @@ public struct Benchmark: Sendable {
         self.output = output
         self.smoke = smoke
         self.bootstrapServers = bootstrapServers
-        self.peer = peer
+        self.peers = peers
         self.executable = executable
     }
 
@@ -104,12 +105,7 @@ public struct Benchmark: Sendable {
             classSize: smoke ? .small : GymPreload.ClassSize(), floorTopic: names.floorOutput,
             changelogPrefix: names.changelogPrefix, producer: preloadProducer, logger: logger)
         print(gym.summary)
-        let peerFigures = try peer.map { name in
-            try PeerRun.measure(
-                peer: name, bootstrapServers: cluster.bootstrapServers, input: names.gym.workoutEvents,
-                output: names.peerOutput, records: gym.mix.records, onMock: cluster.isEmbedded,
-                against: gym.zoneStreamRecordsPerSecond)
-        }
+        let peerFigures = try measurePeers(cluster: cluster, names: names, gym: gym)
 
         // 4. Latency at a fixed rate, and the Kafka path's own.
         let latency = try measureLatency(
@@ -119,11 +115,38 @@ public struct Benchmark: Sendable {
             bootstrap: cluster.bootstrapServers, names: names, producer: producer)
         latency.printSummary()
         let report = report(
-            records: records, synthetic: synthetic, gym: gym, peer: peerFigures, latency: latency,
+            records: records, synthetic: synthetic, gym: gym, peers: peerFigures, latency: latency,
             bytesPerSession: bytesPerSession)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
         try report.write(to: output)
     }
+
+    /// Each peer's job (`--peer`) on the gym traffic's records, in rounds, against ZoneStream's
+    /// rate and CPU. A peer that needs topics created when asked is left out on the embedded
+    /// broker, with the reason printed.
+    private func measurePeers(cluster: BenchCluster, names: BenchTopics, gym: GymRun.Figures) throws
+        -> [PeerRun.Figures]
+    {
+        var figures: [PeerRun.Figures] = []
+        for name in peers {
+            if cluster.isEmbedded && PeerRun.needsTopicCreation(name) {
+                print(
+                    "bench: peer \(name) left out: it creates topics, which the embedded broker cannot (run on a cluster)"
+                )
+                continue
+            }
+            figures.append(
+                try PeerRun.measure(
+                    peer: name, bootstrapServers: cluster.bootstrapServers, input: names.gym.workoutEvents,
+                    output: names.peerOutput, records: gym.mix.records, rounds: smoke ? 1 : Self.peerRounds,
+                    onMock: cluster.isEmbedded, against: gym.zoneStreamCost,
+                    zoneStreamRecordsPerSecond: gym.zoneStreamRecordsPerSecond))
+        }
+        return figures
+    }
+
+    /// Rounds per peer, as ZoneStream's gym runs have.
+    static let peerRounds = 3
 
     /// ZoneStream's latency at a fixed rate, then the same paced traffic through the Kafka path
     /// alone, its outputs as large as ZoneStream's zone changes were.
@@ -158,7 +181,7 @@ public struct Benchmark: Sendable {
     }
 
     private func report(
-        records: Int, synthetic: SyntheticFigures, gym: GymRun.Figures, peer: PeerRun.Figures?,
+        records: Int, synthetic: SyntheticFigures, gym: GymRun.Figures, peers: [PeerRun.Figures],
         latency figures: LatencyFigures,
         bytesPerSession: [Double]
     ) -> BenchReport {
@@ -178,7 +201,7 @@ public struct Benchmark: Sendable {
             peakRSSBytes: ProcessMemory.residentBytes().peak,
             bytesPerSession10k: bytesPerSession.first ?? 0, bytesPerSession100k: bytesPerSession.last ?? 0,
             throughputOverTime: synthetic.timeline, latencyPercentilesMs: figures.curve(figures.zoneStream),
-            latencyFloorPercentilesMs: figures.curve(figures.floor), gym: gym, peer: peer)
+            latencyFloorPercentilesMs: figures.curve(figures.floor), gym: gym, peers: peers)
     }
 
     /// The preload's producer: a linger of 100 ms fills batches (up to librdkafka's 1 MB).

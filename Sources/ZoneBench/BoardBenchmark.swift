@@ -1,6 +1,7 @@
 public import Foundation
 import NIOConcurrencyHelpers
 import Synchronization
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation

@@ -1,4 +1,5 @@
 import Foundation
+import ZoneHTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -89,9 +90,7 @@ public enum BoardStreamProbe {
 
     /// Milliseconds on a monotonic clock.
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+        Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000
     }
 
     /// Finds the markers in a stream read piece by piece.

@@ -72,7 +72,7 @@ public struct BuildComparison: Sendable {
             configuration: configuration, names: names, records: mix.records, outputs: outputs,
             broker: cluster.brokerPID, logger: logger)
         let report = BuildComparisonReport(
-            comparison: self, mix: mix, floorRuns: runs.floor, buildRuns: runs.builds, personStage: runs.personStage)
+            comparison: self, mix: mix, floorRuns: runs.floor, buildRuns: runs.builds)
         print(report.summary)
         try report.write(to: output)
     }
@@ -83,10 +83,9 @@ public struct BuildComparison: Sendable {
     private func measureRounds(
         configuration: ProcessorConfiguration, names: BenchTopics, records: Int, outputs: KafkaFloor.Outputs,
         broker: Int32?, logger: Logger
-    ) throws -> (floor: [ClientCost], builds: [[ClientCost]], personStage: [Bool]) {
+    ) throws -> (floor: [ClientCost], builds: [[ClientCost]]) {
         var floorRuns: [ClientCost] = []
         var buildRuns = Array(repeating: [ClientCost](), count: builds.count)
-        var personStage = Array(repeating: true, count: builds.count)
         // The sitting's first child paid for memory none after it did (two to three times their
         // page faults, a third more CPU per record): an uncounted child run takes that.
         _ = try ChildThroughput.measure(
@@ -109,16 +108,15 @@ public struct BuildComparison: Sendable {
                     let measured = try ChildThroughput.measure(
                         childRun(client, group: runGroups[client][round], names: names, base: configuration),
                         records: records, broker: broker)
-                    buildRuns[client].append(measured.cost)
-                    personStage[client] = measured.personStage
+                    buildRuns[client].append(measured)
                     print(
                         String(
                             format: "bench builds: round %d: %@ %.0f records/s, %@", round + 1,
-                            builds[client].name, measured.cost.recordsPerSecond, measured.cost.description))
+                            builds[client].name, measured.recordsPerSecond, measured.description))
                 }
             }
         }
-        return (floorRuns, buildRuns, personStage)
+        return (floorRuns, buildRuns)
     }
 
     /// The uncounted child run's group.

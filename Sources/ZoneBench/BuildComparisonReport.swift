@@ -6,8 +6,6 @@ struct BuildComparisonReport: Codable {
     struct BuildFigures: Codable {
         /// The build's name (its executable's path is left out: it is the measuring machine's).
         var name: String
-        /// False for a build from before the person stage (run without its settings).
-        var ranPersonStage: Bool
         var recordsPerSecond: Spread
         /// Its rate over the floor's in the same round.
         var ratioToFloor: Spread
@@ -38,8 +36,7 @@ struct BuildComparisonReport: Codable {
     var firstOverOthersInterval: [String: MedianInterval]
 
     init(
-        comparison: BuildComparison, mix: GymPreload.Mix, floorRuns: [ClientCost], buildRuns: [[ClientCost]],
-        personStage: [Bool]
+        comparison: BuildComparison, mix: GymPreload.Mix, floorRuns: [ClientCost], buildRuns: [[ClientCost]]
     ) {
         records = mix.records
         partitions = comparison.partitions
@@ -51,7 +48,7 @@ struct BuildComparisonReport: Codable {
         builds = zip(comparison.builds.indices, comparison.builds).map { index, build in
             let runs = buildRuns[index]
             return BuildFigures(
-                name: build.name, ranPersonStage: personStage[index],
+                name: build.name,
                 recordsPerSecond: Spread(runs.map(\.recordsPerSecond)),
                 ratioToFloor: Spread(zip(runs, floorRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
                 cpuSecondsPerMillionRecords: Spread(runs.map(\.cpuSecondsPerMillionRecords)),

@@ -1,4 +1,6 @@
 import Foundation
+import ZoneHTTP
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 
@@ -13,37 +15,22 @@ enum ChildThroughput {
         var executable: URL
         var configuration: ProcessorConfiguration
 
-        /// The keyed stages whose topics a child is given: a build from before a stage refuses
-        /// its settings, and is started again without them.
-        enum Stages: CaseIterable {
-            case personAndClass, person, none
-        }
-
-        /// `zonestream run`'s arguments, with the topics of `stages`.
-        func arguments(stages: Stages) -> [String] {
+        /// `zonestream run`'s arguments: every topic named, so every build reads and writes the
+        /// run's own. A build that does not know one of these settings refuses to start, and
+        /// the comparison stops with its error: builds are compared on the same settings.
+        var arguments: [String] {
             let topics = configuration.topics
-            var settings = [
+            let settings = [
                 "group_id=\(configuration.groupID)", "workers=\(configuration.workers)",
                 "commit_interval_ms=\(configuration.commitIntervalMs)", "create_topics.partitions=0", "log_level=info",
                 "topics.workout_events=\(topics.workoutEvents)", "topics.zone_profiles=\(topics.zoneProfiles)",
                 "topics.zone_changes=\(topics.zoneChanges)", "topics.workouts_finished=\(topics.workoutsFinished)",
                 "topics.dead_letters=\(topics.deadLetters)", "topics.changelog=\(topics.changelog)",
+                "topics.person_workouts=\(topics.personWorkouts)", "topics.person_changelog=\(topics.personChangelog)",
+                "topics.person_summaries=\(topics.personSummaries)", "topics.class_workouts=\(topics.classWorkouts)",
+                "topics.class_changelog=\(topics.classChangelog)", "topics.class_summaries=\(topics.classSummaries)",
+                "topics.class_plans=\(topics.classPlans)", "topics.target_changes=\(topics.targetChanges)",
             ]
-            if stages != .none {
-                settings += [
-                    "topics.person_workouts=\(topics.personWorkouts)",
-                    "topics.person_changelog=\(topics.personChangelog)",
-                    "topics.person_summaries=\(topics.personSummaries)",
-                ]
-            }
-            if stages == .personAndClass {
-                settings += [
-                    "topics.class_workouts=\(topics.classWorkouts)",
-                    "topics.class_changelog=\(topics.classChangelog)",
-                    "topics.class_summaries=\(topics.classSummaries)",
-                    "topics.class_plans=\(topics.classPlans)", "topics.target_changes=\(topics.targetChanges)",
-                ]
-            }
             return ["run", "--bootstrap-servers", configuration.kafka.bootstrapServers, "--http-port", "0"]
                 + settings.flatMap { ["--set", $0] }
         }
@@ -56,35 +43,15 @@ enum ChildThroughput {
     /// seventieth.
     static let pollInterval = 0.1
 
-    /// The stages to try next after a build refused `stages` with `output` (what a build says
-    /// of a setting it does not know); nil when it refused nothing of theirs.
-    static func fewer(than stages: Run.Stages, after output: String) -> Run.Stages? {
-        if output.contains("unknown setting 'topics.person_") && stages != .none { return Run.Stages.none }
-        if output.contains("unknown setting 'topics.class_") && stages == .personAndClass { return .person }
-        return nil
-    }
-
     /// Runs the child until it has taken `records` input records (at most 600 s), then stops
     /// it. `broker`: the embedded broker's process, whose CPU in the window is taken too.
-    /// Returns the rate and CPU over the window, and whether the child ran the person stage (a
-    /// build from before it is started again without its settings).
-    static func measure(_ run: Run, records: Int, broker: Int32? = nil) throws -> (cost: ClientCost, personStage: Bool)
-    {
-        // Each build with its own defaults: run where no settings file is, since this
-        // repository's config/zonestream.yaml names settings an earlier build does not know.
-        let directory = FileManager.default.temporaryDirectory
-        var stages = Run.Stages.personAndClass
-        var child = try ZoneStreamProcess(
-            run.arguments(stages: stages), executable: run.executable, directory: directory)
-        var port = child.httpPort()
-        while port == nil, let fewer = fewer(than: stages, after: child.output) {
-            stages = fewer
-            child.signal(SIGKILL)
-            child = try ZoneStreamProcess(
-                run.arguments(stages: stages), executable: run.executable, directory: directory)
-            port = child.httpPort()
-        }
-        let personStage = stages != .none
+    /// Returns the rate and CPU over the window.
+    static func measure(_ run: Run, records: Int, broker: Int32? = nil) throws -> ClientCost {
+        // Each build with its own defaults: run where no settings file is, so that only the
+        // settings above differ from them.
+        let child = try ZoneStreamProcess(
+            run.arguments, executable: run.executable, directory: FileManager.default.temporaryDirectory)
+        let port = child.httpPort()
         defer { child.signal(SIGKILL) }
         guard let port else {
             throw BenchError("bench: \(run.executable.path) did not start: \(child.output.suffix(800))")
@@ -107,7 +74,7 @@ enum ChildThroughput {
         }
         let cost = window.cost()
         child.signal(SIGTERM)
-        return (cost, personStage)
+        return cost
     }
 
     /// `zonestream_records_in_total` as the child on `port` reports it (nil when not read).

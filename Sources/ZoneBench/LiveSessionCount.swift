@@ -1,4 +1,5 @@
 import Foundation
+import ZoneHTTP
 
 /// The live sessions of a `zonestream run` child, read from its `/ready` endpoint.
 enum LiveSessionCount {

@@ -1,4 +1,5 @@
 public import Foundation
+import ZoneHarness
 import ZoneKafka
 
 /// The memory measurement alone (`zonestream bench memory`): an embedded broker as a child
@@ -54,29 +55,7 @@ public struct MemoryBenchmark: Sendable {
         let producer = try KafkaProducer(
             configuration: KafkaConfiguration(
                 bootstrapServers: broker.bootstrapServers, clientID: "zonestream-bench-memory"))
-        if profilePersons > 0 {
-            let profiles = try ProfileMemory.measure(
-                bootstrap: broker.bootstrapServers, persons: profilePersons, producer: producer,
-                executable: processorExecutable ?? executable, extraSettings: processorSettings)
-            print(
-                String(
-                    format: "bench memory: profile table: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
-                    profiles.bytesEach, profiles.count, Double(profiles.withBytes) / 1e6,
-                    Double(profiles.withoutBytes) / 1e6))
-        }
-        if !personCounts.isEmpty {
-            let persons = try PersonMemory.measure(
-                bootstrap: broker.bootstrapServers, counts: personCounts, producer: producer,
-                executable: processorExecutable ?? executable, extraSettings: processorSettings)
-            for measured in persons {
-                print(
-                    String(
-                        format:
-                            "bench memory: person tables: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
-                        measured.bytesEach, measured.count, Double(measured.withBytes) / 1e6,
-                        Double(measured.withoutBytes) / 1e6))
-            }
-        }
+        try measureTables(bootstrap: broker.bootstrapServers, producer: producer)
         var all: [[Double]] = []
         for (input, changelog) in zip(inputs, changelogs) {
             let measured = try SessionMemory.measure(
@@ -106,5 +85,32 @@ public struct MemoryBenchmark: Sendable {
             all.append(measured.perSession)
         }
         return all
+    }
+
+    /// The profile table's and the person tables' memory per person, when asked for.
+    private func measureTables(bootstrap: String, producer: KafkaProducer) throws {
+        if profilePersons > 0 {
+            let profiles = try ProfileMemory.measure(
+                bootstrap: bootstrap, persons: profilePersons, producer: producer,
+                executable: processorExecutable ?? executable, extraSettings: processorSettings)
+            print(
+                String(
+                    format: "bench memory: profile table: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
+                    profiles.bytesEach, profiles.count, Double(profiles.withBytes) / 1e6,
+                    Double(profiles.withoutBytes) / 1e6))
+        }
+        if !personCounts.isEmpty {
+            let persons = try PersonMemory.measure(
+                bootstrap: bootstrap, counts: personCounts, producer: producer,
+                executable: processorExecutable ?? executable, extraSettings: processorSettings)
+            for measured in persons {
+                print(
+                    String(
+                        format:
+                            "bench memory: person tables: %.0f bytes per person (%d persons: %.0f MB, %.0f MB without)",
+                        measured.bytesEach, measured.count, Double(measured.withBytes) / 1e6,
+                        Double(measured.withoutBytes) / 1e6))
+            }
+        }
     }
 }

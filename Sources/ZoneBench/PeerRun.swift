@@ -1,40 +1,99 @@
 import Foundation
 
-/// A peer stream processor run over the same preloaded gym traffic as ZoneStream, in the
-/// same run: today Quix Streams (benchmarks/peers/quixstreams), doing the heart-rate half of
-/// ZoneStream's job. It runs as a child process and reports one JSON line.
+/// Peer stream processors run over the same preloaded gym traffic as ZoneStream, in the same
+/// sitting: each does the heart-rate half of ZoneStream's job (benchmarks/peers/NAME), runs
+/// as a child process in its own pinned environment and reports one JSON line. Each is run
+/// `rounds` times, like ZoneStream, and read against ZoneStream's rate and CPU.
 enum PeerRun {
-    /// The peers `zonestream bench --peer` knows.
-    static let known = ["quixstreams"]
+    /// The peers `zonestream bench --peer` knows, and whether each needs a broker that creates
+    /// topics when asked (the embedded broker cannot).
+    static let known: [(name: String, needsTopicCreation: Bool)] = [("quixstreams", false), ("bytewax", false)]
+
+    static func needsTopicCreation(_ peer: String) -> Bool {
+        known.first { $0.name == peer }?.needsTopicCreation ?? false
+    }
 
     struct Figures: Codable {
         var peer: String
         var records: Int
-        var recordsPerSecond: Double
+        var rounds: Int
+        var recordsPerSecond: Spread
+        /// CPU seconds the peer's process used per million records, over the same window.
+        var cpuSecondsPerMillionRecords: Spread
         var zoneChanges: Int
         var peakRSSBytes: Int
-        /// How the peer kept its state: on the mock, without changelog topics (the mock
-        /// cannot create them); on a real broker, as shipped (changelog topics on).
+        /// ZoneStream's rate over the peer's (medians), and its records per CPU-second over the
+        /// peer's: how far ahead ZoneStream is per core.
+        var zoneStreamOverPeer: Double
+        var zoneStreamOverPeerPerCore: Double
+        /// How the peer kept its state: on the embedded broker without changelog topics (it
+        /// cannot create them); on a real broker as shipped.
         var stateBackedByChangelog: Bool
     }
 
-    /// The peer's own report line, as zones_job.py prints it.
-    private struct Line: Decodable {
+    /// One run's report line, as zones_job.py prints it.
+    struct Line: Decodable {
         var records: Int
         var recordsPerSecond: Double
+        var cpuSeconds: Double
         var zoneChanges: Int
         var peakRSSBytes: Int
 
         private enum CodingKeys: String, CodingKey {
-            case records, recordsPerSecond = "records_per_second", zoneChanges = "zone_changes", peakRSSBytes =
-                "peak_rss_bytes"
+            case records, recordsPerSecond = "records_per_second", cpuSeconds = "cpu_seconds",
+                zoneChanges = "zone_changes", peakRSSBytes = "peak_rss_bytes"
         }
     }
 
+    /// The last JSON object line of a peer's standard output (a framework may print escape
+    /// codes or banners around it).
+    static func reportLine(in text: String) -> Line? {
+        for line in text.split(separator: "\n").reversed() {
+            guard let start = line.firstIndex(of: "{") else { continue }
+            if let parsed = try? JSONDecoder().decode(Line.self, from: Data(line[start...].utf8)) { return parsed }
+        }
+        return nil
+    }
+
+    /// `peer` over `records` records of `input`, `rounds` times, each time as a new consumer
+    /// group; read against ZoneStream's median rate and CPU per million records.
     static func measure(
-        peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool,
-        against zoneStreamRecordsPerSecond: Double
+        peer: String, bootstrapServers: String, input: String, output: String, records: Int, rounds: Int,
+        onMock: Bool, against zoneStream: ClientCost, zoneStreamRecordsPerSecond: Double
     ) throws -> Figures {
+        var lines: [Line] = []
+        for round in 1...max(1, rounds) {
+            let line = try runOnce(
+                peer: peer, bootstrapServers: bootstrapServers, input: input, output: output, records: records,
+                onMock: onMock, group: "bench-peer-\(peer)-\(Int(Date().timeIntervalSince1970))-\(round)")
+            print(
+                String(
+                    format: "bench: peer %@ round %d: %.0f records/s, %.2f CPU-s per million records", peer, round,
+                    line.recordsPerSecond, line.cpuSeconds * 1e6 / Double(max(1, line.records))))
+            lines.append(line)
+        }
+        let rates = Spread(lines.map(\.recordsPerSecond))
+        let cpu = Spread(lines.map { $0.cpuSeconds * 1e6 / Double(max(1, $0.records)) })
+        let figures = Figures(
+            peer: peer, records: records, rounds: lines.count, recordsPerSecond: rates,
+            cpuSecondsPerMillionRecords: cpu, zoneChanges: lines.last?.zoneChanges ?? 0,
+            peakRSSBytes: lines.map(\.peakRSSBytes).max() ?? 0,
+            zoneStreamOverPeer: zoneStreamRecordsPerSecond / max(rates.median, 1e-9),
+            zoneStreamOverPeerPerCore: cpu.median / max(zoneStream.cpuSecondsPerMillionRecords, 1e-9),
+            stateBackedByChangelog: !onMock)
+        print(
+            String(
+                format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f, per core %.1f", peer,
+                rates.median, Double(figures.peakRSSBytes) / 1_048_576, peer, figures.zoneStreamOverPeer,
+                figures.zoneStreamOverPeerPerCore))
+        return figures
+    }
+
+    /// One run of the peer's run.sh, which installs its pinned environment on first use.
+    static func runOnce(
+        peer: String, bootstrapServers: String, input: String, output: String, records: Int, onMock: Bool,
+        group: String
+    ) throws -> Line {
         let script = URL(fileURLWithPath: "benchmarks/peers/\(peer)/run.sh")
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             throw BenchError("bench: --peer \(peer): \(script.path) not found (run bench from the repository's root)")
@@ -44,9 +103,8 @@ enum PeerRun {
         process.arguments =
             [
                 script.path, "--bootstrap-servers", bootstrapServers, "--input", input, "--output", output,
-                "--records", "\(records)", "--group", "bench-peer-\(peer)-\(Int(Date().timeIntervalSince1970))",
-                "--state-dir",
-                NSTemporaryDirectory() + "zonestream-bench-\(peer)-\(ProcessInfo.processInfo.processIdentifier)",
+                "--records", "\(records)", "--group", group, "--state-dir",
+                NSTemporaryDirectory() + "zonestream-bench-\(group)",
             ]
             + (onMock ? ["--mock"] : [])
         let stdout = Pipe()
@@ -54,9 +112,7 @@ enum PeerRun {
         try process.run()
         let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let last = text.split(separator: "\n").last,
-            let line = try? JSONDecoder().decode(Line.self, from: Data(last.utf8))
-        else {
+        guard let line = reportLine(in: text) else {
             throw BenchError(
                 "bench: the \(peer) peer printed no report (exit status \(process.terminationStatus)): \(text.suffix(500))"
             )
@@ -64,13 +120,6 @@ enum PeerRun {
         guard process.terminationStatus == 0 else {
             throw BenchError("bench: the \(peer) peer read \(line.records) of \(records) records before its timeout")
         }
-        print(
-            String(
-                format: "bench: peer %@ %.0f records/s, peak RSS %.0f MB; ZoneStream / %@ = %.1f", peer,
-                line.recordsPerSecond, Double(line.peakRSSBytes) / 1_048_576, peer,
-                zoneStreamRecordsPerSecond / line.recordsPerSecond))
-        return Figures(
-            peer: peer, records: line.records, recordsPerSecond: line.recordsPerSecond, zoneChanges: line.zoneChanges,
-            peakRSSBytes: line.peakRSSBytes, stateBackedByChangelog: !onMock)
+        return line
     }
 }

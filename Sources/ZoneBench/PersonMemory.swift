@@ -1,4 +1,6 @@
 import Foundation
+import ZoneHTTP
+import ZoneHarness
 import ZoneKafka
 
 /// Resident memory per person held by the person stage (each person's log of counted

@@ -1,4 +1,6 @@
 import Foundation
+import ZoneHTTP
+import ZoneHarness
 import ZoneKafka
 
 /// Resident memory per person in the profile table, which every instance holds whole: a

@@ -1,4 +1,6 @@
 import Foundation
+import ZoneHTTP
+import ZoneHarness
 import ZoneKafka
 
 /// Resident memory per live session, measured on a `zonestream run` child process as `run`

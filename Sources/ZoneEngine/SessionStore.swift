@@ -17,7 +17,7 @@ public struct SessionStore: Sendable {
     /// What changed since the last ``drainChanges()``, for the changelog.
     var changes = StoreChanges()
     /// Late and duplicate samples since the last ``takeSampleQuality()``, for metrics.
-    private var sampleQuality = SampleQuality()
+    var sampleQuality = SampleQuality()
 
     /// The live session with this id.
     public func session(_ id: String) -> WorkoutSession? { slots.slot(of: id).map { live[$0] } }
@@ -63,7 +63,7 @@ public struct SessionStore: Sendable {
     }
 
     @inline(__always)
-    private mutating func markChanged(slot: Int) {
+    mutating func markChanged(slot: Int) {
         guard !dirty[slot] else { return }
         dirty[slot] = true
         changes.updated.append(live[slot].id)
@@ -198,65 +198,6 @@ public struct SessionStore: Sendable {
             } catch {
                 sink.rejected(error)
             }
-        }
-    }
-
-    /// The per-sample path of the store: one hash lookup, then the session's hot path in place.
-    /// A sample for a session that is not live here is ignored; use ``handle(_:wallMs:profiles:sink:)``
-    /// for samples that may start a session.
-    public mutating func applySample(
-        _ id: String, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
-        sink: inout some SessionEventSink
-    ) {
-        guard let slot = slots.slot(of: id) else { return }
-        markChanged(slot: slot)
-        applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
-    }
-
-    private mutating func applySample(
-        slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
-        sink: inout some SessionEventSink
-    ) {
-        if settings.reorderWindowMs > 0 {
-            live[slot].lastAppliedWallMs = wallMs
-            live[slot].hold(PendingSample(quantity: quantity, timestamp: timestamp, value: value))
-            let newest = live[slot].newestSampleTimestamp
-            releaseHeld(slot: slot, through: newest &- settings.reorderWindowMs, wallMs: wallMs, sink: &sink)
-            return
-        }
-        applyNow(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
-    }
-
-    /// Applies held samples with a time up to `limit`, oldest first.
-    mutating func releaseHeld(slot: Int, through limit: Int64, wallMs: Int64, sink: inout some SessionEventSink) {
-        while let held = live[slot].takeHeld(through: limit) {
-            applyNow(slot: slot, held.quantity, at: held.timestamp, value: held.value, wallMs: wallMs, sink: &sink)
-        }
-    }
-
-    @inline(__always)
-    private mutating func applyNow(
-        slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
-        sink: inout some SessionEventSink
-    ) {
-        switch live[slot].applySample(quantity, at: timestamp, value: value, settings: settings) {
-        case .accepted(let change):
-            live[slot].lastAppliedWallMs = wallMs
-            // A change is only produced for a quantity with zones.
-            if let change, let configuration = live[slot].configuration(for: quantity) {
-                sink.zoneChanged(
-                    change, session: live[slot].id, person: live[slot].person, configuration: configuration)
-            }
-            if live[slot].plan != nil,
-                let target = live[slot].observeTarget(
-                    quantity, at: timestamp, value: value, dwellMs: settings.targetMinDwellMs)
-            {
-                sink.targetChanged(
-                    target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
-            }
-        case .late: sampleQuality.late += 1
-        case .duplicate: sampleQuality.duplicate += 1
-        case .paused: break
         }
     }
 }

@@ -106,6 +106,7 @@ enum BoardPage {
         <section id="results" hidden><h2></h2><p class="totals"></p><ol></ol></section>
         <main id="board"></main>
         <script>
+        \#(tileScript)
         \#(script)</script>
         </body>
         </html>

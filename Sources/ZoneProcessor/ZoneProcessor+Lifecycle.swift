@@ -108,6 +108,51 @@ extension ZoneProcessor {
         for semaphore in done { semaphore.wait() }
         for worker in workers { worker.join() }
     }
+
+    /// The workers, each with its own queue of the group consumer's partitions.
+    func makeWorkers(consumer: KafkaConsumer, producer: KafkaProducer, tableReaders: [TableReader])
+        -> [PartitionWorker]
+    {
+        let context = WorkerContext(
+            configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
+            classPlans: classPlans, tableReaders: tableReaders, metrics: metrics, directory: sessionDirectory,
+            budget: SessionBudget(limit: configuration.maxLiveSessions),
+            logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
+        return (0..<max(1, configuration.workers)).map {
+            PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
+        }
+    }
+
+    /// The person and class stages, each in its own group and on its own thread.
+    func startStages() throws -> (people: KeyedStage<PersonAggregation>, classes: KeyedStage<ClassAggregation>) {
+        let people = try KeyedStage(
+            PersonAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
+            logger: logger
+        ) { [self] error in fail(error) }
+        try people.start()
+        let classes = try KeyedStage(
+            ClassAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
+            logger: logger
+        ) { [self] error in fail(error) }
+        try classes.start()
+        return (people, classes)
+    }
+
+    /// Joins the workers' group; each assignment reaches the workers through the handler.
+    func subscribe(_ consumer: KafkaConsumer, workers: [PartitionWorker]) throws(KafkaError) {
+        let listener = RebalanceHandler(
+            workers: workers, metrics: metrics, logger: logger, clock: rebalanceClock,
+            onAssigning: { [sessionDirectory] partitions in sessionDirectory.reserve(partitions) },
+            onAssigned: { [self] in
+                sessionDirectory.group.rebalanceEnded()
+                advance(to: .running(assigned: true))
+            })
+        advance(to: .running(assigned: false))
+        try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
+        logger.info(
+            "processor running",
+            metadata: ["workers": .stringConvertible(workers.count), "group": "\(configuration.groupID)"])
+    }
 }
 
 /// Serves the producer's delivery reports on a thread of its own until stopped.

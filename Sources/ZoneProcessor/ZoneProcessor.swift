@@ -108,7 +108,7 @@ public final class ZoneProcessor: Sendable {
     }
 
     /// Moves to `next` unless the processor is stopping already.
-    private func advance(to next: State) {
+    func advance(to next: State) {
         state.withLockedValue { state in
             switch state {
             case .stopping, .stopped: return
@@ -126,28 +126,12 @@ public final class ZoneProcessor: Sendable {
         try TopicLayout.prepare(configuration, using: producer, logger: logger)
         guard let tableReaders = try startTables(producer: producer) else { return }
         let consumer = try makeConsumer()
-        let context = WorkerContext(
-            configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            classPlans: classPlans, tableReaders: tableReaders, metrics: metrics, directory: sessionDirectory,
-            budget: SessionBudget(limit: configuration.maxLiveSessions),
-            logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
-        let workers = (0..<max(1, configuration.workers)).map {
-            PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)
-        }
+        let workers = makeWorkers(consumer: consumer, producer: producer, tableReaders: tableReaders)
         components.withLockedValue {
             $0 = Components(consumer: consumer, producer: producer, workers: workers, tableReaders: tableReaders)
         }
         let delivery = DeliveryPoller(producer: producer)
-        let personStage = try KeyedStage(
-            PersonAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
-            logger: logger
-        ) { [self] error in fail(error) }
-        try personStage.start()
-        let classStage = try KeyedStage(
-            ClassAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
-            logger: logger
-        ) { [self] error in fail(error) }
-        try classStage.start()
+        let stages = try startStages()
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
         defer { trimmer.stop() }
@@ -157,18 +141,7 @@ public final class ZoneProcessor: Sendable {
             personSummaries.stop()
             classSummaries.stop()
         }
-        let listener = RebalanceHandler(
-            workers: workers, metrics: metrics, logger: logger, clock: rebalanceClock,
-            onAssigning: { [sessionDirectory] partitions in sessionDirectory.reserve(partitions) },
-            onAssigned: { [self] in
-                sessionDirectory.group.rebalanceEnded()
-                advance(to: .running(assigned: true))
-            })
-        advance(to: .running(assigned: false))
-        try consumer.subscribe([configuration.topics.workoutEvents], listener: listener)
-        logger.info(
-            "processor running",
-            metadata: ["workers": .stringConvertible(workers.count), "group": "\(configuration.groupID)"])
+        try subscribe(consumer, workers: workers)
         pollUntilStopped(consumer)
         // Shutdown: leaving the group revokes every partition, so each worker commits its
         // delivered work; then workers stop, the producer flushes, and the clients close.
@@ -179,8 +152,8 @@ public final class ZoneProcessor: Sendable {
         sessionDirectory.group.following.detach()
         consumer.close()
         stopWorkers(workers)
-        personStage.stop()
-        classStage.stop()
+        stages.people.stop()
+        stages.classes.stop()
         try? producer.flush(timeoutMs: 10_000)
         delivery.stop()
         for reader in tableReaders { reader.stop() }

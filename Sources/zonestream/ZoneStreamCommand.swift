@@ -1,5 +1,4 @@
 import ArgumentParser
-import ZoneBench
 
 /// `zonestream`: the workout-zone stream processor and its tools.
 @main
@@ -15,8 +14,8 @@ struct ZoneStreamCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: RunCommand.self)
 
-    /// Every command, started as a child of a test or the benchmark, stops when its parent is
-    /// gone (``ParentWatch``); then the command line is parsed and run as usual.
+    /// A `zonestream` started by the test or benchmark harness stops when its parent is gone
+    /// (``ParentWatch``); then the command line is parsed and run as usual.
     static func main() async {
         ParentWatch.startIfAsked()
         await main(nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHTTP
+import ZoneHarness
 import ZoneTestSupport
 
 /// The operator's endpoint against clients it should not trust: members' data behind the

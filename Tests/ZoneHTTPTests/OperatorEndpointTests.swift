@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHTTP
+import ZoneHarness
 import ZoneSimulation
 import ZoneTestSupport
 

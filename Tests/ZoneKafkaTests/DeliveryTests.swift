@@ -1,7 +1,7 @@
 import CRdKafka
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 
 @testable import ZoneKafka
 

@@ -1,5 +1,5 @@
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneKafka
 
 /// A safety net, not a speed check: under the full suite's parallel load on 2 cores, starting

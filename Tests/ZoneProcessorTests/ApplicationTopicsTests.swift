@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// Internal topics belong to one application: each group's changelogs and repartition topics

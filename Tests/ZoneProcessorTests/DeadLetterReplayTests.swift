@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// `zonestream dlq replay`: inputs dead-lettered for a cause that is then fixed (here a

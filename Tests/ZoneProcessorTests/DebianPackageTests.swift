@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// The Debian package of scripts/package.sh, as a platform team would use it: its binary needs

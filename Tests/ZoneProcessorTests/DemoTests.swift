@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-import ZoneBench
+import ZoneHTTP
+import ZoneHarness
 import ZoneTestSupport
 
 /// The README's main command: `zonestream demo` runs a class end to end and serves its gym

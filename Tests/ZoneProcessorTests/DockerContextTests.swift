@@ -3,8 +3,10 @@ import Testing
 import ZoneTestSupport
 
 /// No Docker engine runs on the build machines, so the Dockerfile's build stage is checked by
-/// doing what it does: the package is built from a directory that holds exactly the files its
-/// COPY lines name, and nothing else. A file the build needs and the Dockerfile forgets fails here.
+/// doing what it does: the release binary is built from a directory that holds exactly the
+/// files its COPY lines name, and nothing else (scripts/package.sh, which the test command
+/// runs, builds the Debian package that way). A file the build needs and the Dockerfile
+/// forgets fails there.
 @Suite(.timeLimit(.minutes(15)))
 struct DockerContextTests {
     /// The (source, destination) pairs of the build stage's COPY lines (the stage before the
@@ -23,37 +25,26 @@ struct DockerContextTests {
         return copies
     }
 
+    /// scripts/package.sh builds the release binary as the build stage does, in
+    /// .build-release/context: that directory holds the COPY lines' files and nothing else (but
+    /// the commit it was copied at), and the binary built from it runs.
     @Test func thePackageBuildsFromExactlyWhatTheDockerfileCopies() throws {
         let root = DeploymentFilesTests.root
         let dockerfile = try String(contentsOf: root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let copies = Self.buildStageCopies(dockerfile)
         #expect(copies.map(\.source).contains("Package.swift"), "the build stage copies the manifest: \(copies)")
-
-        let context = FileManager.default.temporaryDirectory.appendingPathComponent("zs-docker-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: context) }
-        for copy in copies {
-            let target = context.appendingPathComponent(copy.destination)
-            try FileManager.default.createDirectory(
-                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: root.appendingPathComponent(copy.source), to: target)
-        }
-
-        let swift = try #require(Self.swiftExecutable(), "the swift driver is on PATH")
-        // At the lowest priority: the build only has to finish within the suite's limit, and
-        // at full priority it took the machine from the suites that measure time.
-        let build = try ChildProcess.run(
-            "/usr/bin/nice", ["-n", "19", swift, "build", "--package-path", context.path, "--product", "zonestream"])
-        #expect(build.status == 0, "building from the Dockerfile's COPY sources failed:\n\(build.output.suffix(4000))")
-        guard build.status == 0 else { return }
-        let binary = context.appendingPathComponent(".build/debug/zonestream").path
+        _ = try DebianPackageTests.package()
+        let context = root.appendingPathComponent(".build-release/context")
+        let held = Set(try FileManager.default.contentsOfDirectory(atPath: context.path))
+        let copied = Set(copies.map { String($0.destination.split(separator: "/").first ?? "") })
+        // Besides the copies: the commit they were copied at, and what the build resolved.
+        #expect(
+            held.subtracting([".build-commit", "Package.resolved"]) == copied,
+            "the build context holds \(held.sorted())")
+        let script = try String(contentsOf: root.appendingPathComponent("scripts/package.sh"), encoding: .utf8)
+        #expect(script.contains("--package-path \"$context\""), "scripts/package.sh builds from the context")
+        let binary = root.appendingPathComponent(".build-release/release/zonestream").path
         let version = try ChildProcess.run(binary, ["version"])
         #expect(version.status == 0 && version.output.contains("librdkafka:"), "\(version.output)")
-    }
-
-    static func swiftExecutable() -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        return path.split(separator: ":").map { "\($0)/swift" }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// Exactly-once shown end to end on noida-db, which writes transaction markers and honours

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHTTP
+import ZoneHarness
 import ZoneTestSupport
 
 /// Group-wide views: three instances of one group, load-generator traffic, and every live

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// `zonestream reset`: refused while the group has a member; once it is stopped, the group's

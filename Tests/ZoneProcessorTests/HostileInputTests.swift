@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ZoneBench
 import ZoneEngine
+import ZoneHarness
 import ZoneProcessor
 import ZoneSimulation
 import ZoneTestSupport

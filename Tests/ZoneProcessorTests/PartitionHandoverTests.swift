@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHTTP
+import ZoneHarness
 import ZoneTestSupport
 
 /// A partition that a rebalance gives back to the instance that had it keeps its state: no

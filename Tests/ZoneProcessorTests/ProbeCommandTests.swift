@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// `zonestream probe`, the health check of the Docker image and Compose: exit 0 when the local

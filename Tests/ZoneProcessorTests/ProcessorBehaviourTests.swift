@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import ZoneBench
 import ZoneCodecs
 import ZoneEngine
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import Testing
-import ZoneBench
 import ZoneEngine
+import ZoneHarness
 import ZoneKafka
 import ZoneTestSupport
 

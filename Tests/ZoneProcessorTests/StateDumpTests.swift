@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// `zonestream state dump --partition N`: what an instance assigned the partition would

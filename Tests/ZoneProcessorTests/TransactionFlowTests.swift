@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation

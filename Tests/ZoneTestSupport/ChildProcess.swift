@@ -13,12 +13,20 @@ public enum ChildProcess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        // Output to a file, read once the program has exited: a pipe's end of file waits for
+        // every process holding its write end, and a process another test starts at the same
+        // moment can inherit it and live on long after this program is done.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zs-run-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forWritingTo: file)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try? handle.close()
+        let output = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         return (process.terminationStatus, output)
     }
 }

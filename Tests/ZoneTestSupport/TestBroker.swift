@@ -1,5 +1,5 @@
 import Foundation
-public import ZoneBench
+public import ZoneHarness
 
 /// The Kafka implementations the integration tests run on: each end-to-end test takes one as
 /// its parameter, so the same test runs on both.

@@ -1,4 +1,5 @@
 public import Foundation
+import ZoneHarness
 
 /// `zonestream bench failover`: how long membership changes pause live sessions. Instances of
 /// one group run a class from the load generator; one at a time the run adds an instance,
@@ -161,7 +162,7 @@ public struct FailoverBenchmark {
         for kind in steps {
             guard
                 let step = try perform(
-                    kind, group: &group, freshness, brokerPID: brokerPID ?? embedded?.process.processIdentifier)
+                    kind, group: &group, freshness, brokerPID: brokerPID ?? embedded?.pid)
             else {
                 continue
             }

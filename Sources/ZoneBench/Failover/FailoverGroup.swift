@@ -1,4 +1,6 @@
 import Foundation
+import ZoneHTTP
+import ZoneHarness
 
 /// The processor instances of the failover benchmark: the first one stays throughout (the
 /// sessions are watched through it); later ones are added and removed by the steps.

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import ZoneHTTP
 
 /// Watches every live session of a group through one instance's `GET /sessions`, a few times
 /// a second, and notes when each session's latest sample time moves on: the wall-clock gaps

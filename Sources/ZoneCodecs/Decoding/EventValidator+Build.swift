@@ -42,18 +42,7 @@ extension EventValidator {
             case .failure(let rejection): return .failure(rejection)
             }
         case .sessionStart:
-            var request = ZonesReader.request(
-                zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue,
-                sessionClass: fields.present(.sessionClass)?.stringValue)
-            // A plan that is not an object (or breaks any rule) is a defect; a null plan is absent.
-            if let planField = fields.present(.plan) {
-                switch PlanReader.read(planField, anchor: timestamp, source: .session) {
-                case .success(let plan) where plan.end <= maximumTimestamp: request.plan = plan
-                case .success: request.planDefect = "the plan ends past 2^53"
-                case .failure(let defect): request.planDefect = defect.description
-                }
-            }
-            body = .sessionStart(request)
+            body = .sessionStart(sessionStart(fields, person: person, timestamp: timestamp))
         case .sessionEnd: body = .sessionEnd
         case .pause: body = .pause
         case .resume: body = .resume
@@ -62,6 +51,24 @@ extension EventValidator {
         case .unknown: return .failure(Rejection(.unknownType, "unknown type"))
         }
         return .success(WorkoutEvent(session: sessionID, timestamp: timestamp, body: body))
+    }
+
+    /// A `session_start`'s zones request, with its plan; a plan that is not an object (or
+    /// breaks any rule) is a defect the session reports, a null plan is absent.
+    static func sessionStart<Value: JSONValueView>(_ fields: EventFields<Value>, person: String?, timestamp: Int64)
+        -> SessionStartRequest
+    {
+        var request = ZonesReader.request(
+            zones: fields[.zones], person: person, activity: fields.present(.activity)?.stringValue,
+            sessionClass: fields.present(.sessionClass)?.stringValue)
+        if let planField = fields.present(.plan) {
+            switch PlanReader.read(planField, anchor: timestamp, source: .session) {
+            case .success(let plan) where plan.end <= maximumTimestamp: request.plan = plan
+            case .success: request.planDefect = "the plan ends past 2^53"
+            case .failure(let defect): request.planDefect = defect.description
+            }
+        }
+        return request
     }
 
     /// `person` over 128 UTF-8 bytes, `activity` over 64, or a `class` that is empty or over

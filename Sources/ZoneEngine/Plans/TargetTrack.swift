@@ -6,7 +6,7 @@
 /// A value type with its state in one heap object, copied on write: a session holds 8 bytes
 /// for it, and a plan of 200 steps its 4.8 KB of counts only when it has one.
 struct TargetTrack: Sendable {
-    private final class Storage: @unchecked Sendable {
+    final class Storage: @unchecked Sendable {
         // @unchecked: mutated only through TargetTrack's mutating methods, each of which first
         // copies the storage unless this track holds the only reference (copy on write).
         // `@exclusivity(unchecked)`: those are its only writers, on the session's one mutable
@@ -121,7 +121,9 @@ struct TargetTrack: Sendable {
         }
     }
 
-    private var storage: Storage
+    /// Read by the snapshot extension (TargetTrack+Snapshot.swift); written only through the
+    /// mutating methods here, which copy it first when it is shared.
+    var storage: Storage
 
     /// The track of `quantity` under `plan`; nil when no step targets the quantity.
     init?(plan: WorkoutPlan, quantity: Quantity) {
@@ -243,73 +245,5 @@ struct TargetTrack: Sendable {
         return TargetChange(
             quantity: storage.quantity, timestamp: timestamp, value: value,
             state: TargetChange.State(step: Int(index), status: status), previous: previous, plan: storage.plan)
-    }
-}
-
-/// A session's target state for a quantity changed (contract, `target-changes`).
-public struct TargetChange: Sendable, Equatable {
-    /// A step (0-based) and where the quantity stood against its target.
-    public struct State: Sendable, Equatable {
-        public let step: Int
-        public let status: TargetStatus
-    }
-
-    public let quantity: Quantity
-    /// The sample's time and value (canonical unit).
-    public let timestamp: Int64
-    public let value: Double
-    public let state: State
-    /// The last published state for the quantity; nil for the first.
-    public let previous: State?
-    /// The session's plan, for the step's purpose, times and target.
-    public let plan: WorkoutPlan
-
-    public static func == (lhs: TargetChange, rhs: TargetChange) -> Bool {
-        lhs.quantity == rhs.quantity && lhs.timestamp == rhs.timestamp && lhs.value == rhs.value
-            && lhs.state == rhs.state && lhs.previous == rhs.previous && lhs.plan === rhs.plan
-    }
-}
-
-extension TargetTrack {
-    /// The track's state for the changelog snapshot (format 3); the plan is written once, by
-    /// the session.
-    func write(to writer: inout SnapshotWriter) {
-        for count in storage.settledCounts { writer.write(count) }
-        writer.write(Int(storage.creditCursor))
-        writer.write(Int(storage.stateCursor))
-        writer.write(Int(storage.publishedStep))
-        writer.write(UInt8(storage.publishedStatus.rawValue))
-        writer.write(Int(storage.candidateStep))
-        writer.write(UInt8(storage.candidateStatus.rawValue))
-        writer.write(storage.candidateSince)
-    }
-
-    /// Reads back what ``write(to:)`` wrote for the track of `quantity` under `plan`, every
-    /// count, cursor and step checked against the plan.
-    init(plan: WorkoutPlan, quantity: Quantity, reading reader: inout SnapshotReader) throws(SnapshotError) {
-        let storage = Storage(plan: plan, quantity: quantity)
-        let steps = plan.steps.count
-        for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
-        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int32 {
-            let value = try reader.readInt64()
-            guard value >= (allowingNone ? -1 : 0), value <= Int64(limit) else {
-                throw SnapshotError("a plan step index \(value) is outside the plan's \(steps) steps")
-            }
-            return Int32(value)
-        }
-        func status() throws(SnapshotError) -> TargetStatus {
-            guard let status = TargetStatus(rawValue: Int8(bitPattern: try reader.readByte())) else {
-                throw SnapshotError("unknown target status")
-            }
-            return status
-        }
-        storage.creditCursor = try step(allowingNone: false, limit: steps)
-        storage.stateCursor = try step(allowingNone: false, limit: steps)
-        storage.publishedStep = try step(allowingNone: true, limit: steps - 1)
-        storage.publishedStatus = try status()
-        storage.candidateStep = try step(allowingNone: true, limit: steps - 1)
-        storage.candidateStatus = try status()
-        storage.candidateSince = try reader.readBounded()
-        self.storage = storage
     }
 }

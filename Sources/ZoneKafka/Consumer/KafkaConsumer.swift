@@ -20,13 +20,13 @@ public protocol RebalanceListener: AnyObject, Sendable {
 /// `box` are written only by `init`, `subscribe` and `close`, which the owner calls from one thread.
 public final class KafkaConsumer: @unchecked Sendable {
     let client: RDKafkaClient
-    private let logger: Logger
+    let logger: Logger
     /// Set by ``subscribe(_:listener:)``, cleared by ``close()``, read by the rebalance callback.
-    private let listener = NIOLockedValueBox<(any RebalanceListener)?>(nil)
+    let listener = NIOLockedValueBox<(any RebalanceListener)?>(nil)
     private var closed = false
     /// Set when the broker answers a commit with REBALANCE_IN_PROGRESS, cleared by the next
     /// rebalance callback (the member is then in the group's new generation).
-    private let commitsHeld = Atomic<Bool>(false)
+    let commitsHeld = Atomic<Bool>(false)
 
     /// Defaults below the user's settings: manual commits, start at the beginning, and short
     /// fetch waits, since live screens want zone changes within milliseconds. The assignment
@@ -234,74 +234,5 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// The group protocol in effect: `eager`, `cooperative`, or `none` outside a group.
     public var rebalanceProtocol: String {
         rd_kafka_rebalance_protocol(client.handle).map { String(cString: $0).lowercased() } ?? "none"
-    }
-
-    /// Applies a rebalance after telling the listener. With the cooperative protocol
-    /// (`partition.assignment.strategy=cooperative-sticky`) the lists hold only the partitions
-    /// that move, and are added to or taken from the assignment; with the eager protocols they
-    /// hold the whole assignment, given or taken back.
-    func rebalance(
-        _ error: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
-    ) {
-        let partitions = RDKafkaTopicPartitionList.read(list)
-        let listener = listener.withLockedValue { $0 }
-        commitsHeld.store(false, ordering: .releasing)
-        let cooperative = rebalanceProtocol == "cooperative"
-        let failure: KafkaError?
-        switch error {
-        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-            logger.debug("partitions assigned", metadata: ["partitions": "\(partitions)"])
-            listener?.assigned(partitions, consumer: self)
-            failure =
-                cooperative
-                ? KafkaError(taking: rd_kafka_incremental_assign(client.handle, list), operation: "assigning")
-                : KafkaError(result: rd_kafka_assign(client.handle, list), operation: "assigning")
-        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
-            if rd_kafka_assignment_lost(client.handle) != 0 {
-                // The group went on without this member (a commit or sync of a generation it had
-                // replaced, a missed session timeout): what it held may already be someone else's.
-                logger.warning(
-                    "assignment lost; its partitions are given up", metadata: ["partitions": "\(partitions)"])
-            } else {
-                logger.debug("partitions revoked", metadata: ["partitions": "\(partitions)"])
-            }
-            listener?.revoked(partitions, consumer: self)
-            failure = unassign(list, cooperative: cooperative)
-        default:
-            logger.error("rebalance failed", metadata: ["error": "\(KafkaError(error, operation: "rebalance"))"])
-            failure = unassign(list, cooperative: cooperative)
-        }
-        // A failed assign leaves the group's view and ours apart: say so loudly; librdkafka
-        // rejoins the group on its next poll.
-        if let failure {
-            logger.error(
-                "applying a rebalance failed",
-                metadata: ["error": "\(failure)", "partitions": .stringConvertible(partitions.count)])
-        }
-    }
-
-    private func unassign(_ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>, cooperative: Bool)
-        -> KafkaError?
-    {
-        cooperative
-            ? KafkaError(taking: rd_kafka_incremental_unassign(client.handle, list), operation: "unassigning")
-            : KafkaError(result: rd_kafka_assign(client.handle, nil), operation: "unassigning")
-    }
-}
-
-extension KafkaConsumer {
-    /// For each of `partitions`, whose offsets hold timestamps (ms since the epoch), the
-    /// earliest offset whose record time is at or after it; the partition's end when none is.
-    public func offsets(forTimes partitions: [TopicPartition], timeoutMs: Int32 = 10_000) throws(KafkaError)
-        -> [TopicPartition]
-    {
-        let list = try RDKafkaTopicPartitionList(partitions)
-        try KafkaError.check(
-            rd_kafka_offsets_for_times(client.handle, list.pointer, timeoutMs), "looking up offsets by time")
-        var found = list.partitions
-        for index in found.indices where found[index].offset < 0 {
-            found[index].offset = try watermarks(found[index]).high
-        }
-        return found
     }
 }

@@ -45,7 +45,7 @@ struct OutputSink: SessionEventSink {
     private var classWorkoutCodec = ClassWorkoutCodec()
     /// Finished workouts' copies for the stages since the last seal (see
     /// ``releaseStageCopies()``); at most two per session finished in a commit interval.
-    private var heldCopies: [HeldStageCopy] = []
+    var heldCopies: [HeldStageCopy] = []
     /// The tracker of the current commit epoch; replaced when the epoch is sealed.
     var tracker: DeliveryTracker
     let metrics: ProcessorMetrics
@@ -166,40 +166,8 @@ struct OutputSink: SessionEventSink {
         budget.release(1)
     }
 
-    /// Holds a finished workout's copy for a stage, with the input that finished it.
-    private mutating func hold(_ value: [UInt8], to topic: KafkaProducer.Topic, key: String, session: String) {
-        heldCopies.append(
-            HeldStageCopy(
-                topic: topic, key: key, session: session, value: value, partition: current.partition,
-                offset: current.offset,
-                input: MessageInput(key: current.key.map { Array($0) }, value: current.value.map { Array($0) })))
-    }
-
-    /// Produces the finished workouts' copies held since the last seal to the stages, keyed by
-    /// person or class, into the commit epoch being sealed (its tracker, its transaction), each
-    /// with its own input. Held rather than produced with the workout: the copies of a busy
-    /// gym spread over the repartition topics' partitions a few at a time, and produced as
-    /// they came each partition's batch held one or two records, so the copies took as many
-    /// produce requests as all the zone changes; produced together they travel in one batch
-    /// per partition. The stages need them within the commit interval, not at once.
-    mutating func releaseStageCopies() {
-        guard !heldCopies.isEmpty else { return }
-        let held = heldCopies
-        heldCopies.removeAll(keepingCapacity: true)
-        for copy in held {
-            copy.input.withBuffers { key, value in
-                begin(partition: copy.partition, offset: copy.offset, key: key, value: value)
-                produceOutput(to: copy.topic, key: copy.key, session: copy.session) {
-                    copy.value.withUnsafeBytes($0)
-                }
-            }
-        }
-        // The lent buffers are gone.
-        beginWithoutRecord(partition: current.partition)
-    }
-
     /// A finished workout's copy for a stage, with the input that finished it.
-    private struct HeldStageCopy {
+    struct HeldStageCopy {
         let topic: KafkaProducer.Topic
         /// The person or class.
         let key: String
@@ -212,13 +180,13 @@ struct OutputSink: SessionEventSink {
     }
 
     /// A produce call refused at once: its error and the output's size.
-    private typealias Refusal = (error: KafkaError, size: Int)
+    typealias Refusal = (error: KafkaError, size: Int)
 
     /// Produces one output of the current record (of `session`, for work without a record) to
     /// `topic`, keyed by `key` (a session id, or a person id for the person stage), its value
     /// lent by `lendValue` (a writer's buffer: not copied). A refusal at once is answered with
     /// a dead letter of the input once the loan is over.
-    private mutating func produceOutput(
+    mutating func produceOutput(
         to topic: KafkaProducer.Topic, key: String, session: String,
         lendValue: ((UnsafeRawBufferPointer) -> Refusal?) -> Refusal?
     ) {

@@ -94,14 +94,9 @@ final class ChangelogReader {
         defer { progress(0) }
         while next < high && failure == nil {
             if let foreignWriter { throw StateOwner.ForeignRecord(writer: foreignWriter) }
-            if isStopping() {
-                throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
-            }
-            guard Date() < deadline else {
-                throw ProcessorError(
-                    .restoring, partition: partition,
-                    reason: "\(topic) not read to offset \(high) within \(timeoutMs) ms (at \(next))")
-            }
+            try checkGoingOn(
+                partition: partition, at: next, to: high, deadline: deadline, timeoutMs: timeoutMs,
+                isStopping: isStopping)
             let consumed = queue.consumeBatch(timeoutMs: 5) { record in
                 if let error = record.error {
                     failure = error
@@ -129,6 +124,21 @@ final class ChangelogReader {
             if consumed > 0 { progress(high - next) }
         }
         if let failure { throw failure }
+    }
+
+    /// Throws when the read must end before `high`: the processor is stopping, or `deadline`
+    /// has passed.
+    private func checkGoingOn(
+        partition: Int32, at next: Int64, to high: Int64, deadline: Date, timeoutMs: Int, isStopping: () -> Bool
+    ) throws(ProcessorError) {
+        if isStopping() {
+            throw ProcessorError(.stoppedWhileRestoring, partition: partition, reason: "the processor is stopping")
+        }
+        guard Date() < deadline else {
+            throw ProcessorError(
+                .restoring, partition: partition,
+                reason: "\(topic) not read to offset \(high) within \(timeoutMs) ms (at \(next))")
+        }
     }
 
     /// The partition's watermarks, asked again until `deadline` when the broker does not

@@ -39,8 +39,13 @@ struct BenchCommand: ParsableCommand {
             topics (bench-<time>-<contract name>) and leaves them.
             """)
     var bootstrapServers: String?
-    @Option(help: "Also run this peer over the same gym traffic and report ZoneStream / peer: quixstreams.") var peer:
-        String?
+    @Option(
+        name: .customLong("peer"),
+        help: """
+            Also run this peer over the same gym traffic, in rounds, and report ZoneStream / peer \
+            (repeat for several): quixstreams, bytewax.
+            """)
+    var peers: [String] = []
 
     func validate() throws {
         try requireOption("--records", records, in: 1...100_000_000)
@@ -50,7 +55,7 @@ struct BenchCommand: ParsableCommand {
         try requireOption("--latency-seconds", latencySeconds, in: 1...3600)
         try requireOption("--latency-partitions", latencyPartitions, in: 1...64)
         try BrokerCommand.validate(brokers: brokers)
-        if let peer, !Benchmark.knownPeers.contains(peer) {
+        for peer in peers where !Benchmark.knownPeers.contains(peer) {
             throw ValidationError(
                 "--peer: unknown peer '\(peer)' (known: \(Benchmark.knownPeers.joined(separator: ", ")))")
         }
@@ -60,7 +65,8 @@ struct BenchCommand: ParsableCommand {
         let logger = Logs.bootstrap(level: "warning")
         var benchmark = Benchmark(
             records: records, partitions: partitions, brokers: brokers, workers: workers, latencyRate: latencyRate,
-            latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers, peer: peer
+            latencySeconds: latencySeconds, output: output, smoke: smoke, bootstrapServers: bootstrapServers,
+            peers: peers
         )
         benchmark.latencyTraffic = latencyTraffic
         benchmark.latencyPartitions = latencyPartitions

@@ -39,24 +39,7 @@ extension LoadgenCommand {
         while !done() && Date() < deadline {
             reader.poll(tally)
         }
-        var aborted = ""
-        if exactlyOnce {
-            // A repeat may come after the last first copy: read on to the end of every partition
-            // (for read_committed, the last stable offset: open transactions must end first).
-            let end = try reader.endOffsets()
-            let complete = reader.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS)), tally)
-            let everything = try OutputReader(kafka: kafka, logger: logger, isolation: "read_uncommitted")
-            defer { everything.close() }
-            var uncommitted = 0
-            _ = everything.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS))) { _ in
-                uncommitted += 1
-            }
-            let committed = reader.recordsRead
-            aborted =
-                "; exactly-once: \(committed) records read committed, \(uncommitted) read uncommitted "
-                + "(\(max(0, uncommitted - committed)) in aborted transactions, hidden)"
-                + (complete ? "" : ", end of the topics not reached")
-        }
+        let aborted = exactlyOnce ? try readToTheEnd(reader, kafka: kafka, logger: logger, tally) : ""
         print(
             "check: \(finished.summary(noun: "finished workouts")); \(changes.summary(noun: "zone changes")); "
                 + "\(targets.summary(noun: "target changes")); \(summaries.summary()); \(classes.summary())\(aborted)")
@@ -73,6 +56,27 @@ extension LoadgenCommand {
         if exactlyOnce && repeated.contains(where: { $0 > 0 }) {
             throw ExitCode.failure
         }
+    }
+
+    /// Exactly once: a repeat may come after the last first copy, so reads on to the end of
+    /// every partition (for read_committed, the last stable offset: open transactions must end
+    /// first), and counts what a read_uncommitted reader sees beside it. Returns the verdict's
+    /// exactly-once part.
+    private func readToTheEnd(
+        _ reader: OutputReader, kafka: KafkaConfiguration, logger: Logger, _ tally: (KafkaRecord) -> Void
+    ) throws -> String {
+        let end = try reader.endOffsets()
+        let complete = reader.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS)), tally)
+        let everything = try OutputReader(kafka: kafka, logger: logger, isolation: "read_uncommitted")
+        defer { everything.close() }
+        var uncommitted = 0
+        _ = everything.readUntil(end, deadline: Date().addingTimeInterval(Double(checkTimeoutS))) { _ in
+            uncommitted += 1
+        }
+        let committed = reader.recordsRead
+        return "; exactly-once: \(committed) records read committed, \(uncommitted) read uncommitted "
+            + "(\(max(0, uncommitted - committed)) in aborted transactions, hidden)"
+            + (complete ? "" : ", end of the topics not reached")
     }
 
     private func printMismatch(id: String, expected: Any, actual: Any) {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ZoneBench
+import ZoneHTTP
 
 /// `zonestream probe`: asks a running instance's endpoint on this machine whether it is ready
 /// (or up), and exits 0 if it answered 200, else 1. Health checks use it (the Dockerfile's

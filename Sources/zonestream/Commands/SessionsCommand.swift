@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ZoneBench
+import ZoneHTTP
 
 /// `zonestream sessions`: the group's live sessions, as a running instance on this machine
 /// sees them (`GET /sessions`, page by page): id, person, zone per quantity, last sample age.

@@ -44,7 +44,13 @@ extension SettingsLoader {
         configuration.progressIntervalMs = integer("metrics.progress_interval_s") * 1000
         configuration.snapshotFormat = UInt8(integer("changelog.snapshot_format"))
         configuration.publishesLiveSessions = boolean("http.enabled")
-        var topics = Topics(application: configuration.groupID)
+        configuration.topics = try topics(groupID: configuration.groupID)
+        return configuration
+    }
+
+    /// The topics these settings name; the internal ones left empty are named after `groupID`.
+    func topics(groupID: String) throws(SettingsError) -> Topics {
+        var topics = Topics(application: groupID)
         topics.workoutEvents = string("topics.workout_events")
         topics.zoneProfiles = string("topics.zone_profiles")
         topics.zoneChanges = string("topics.zone_changes")
@@ -64,9 +70,8 @@ extension SettingsLoader {
             let name = string(key).trimmingCharacters(in: .whitespaces)
             if name.isEmpty { derived.append(key) } else { topics[keyPath: path] = name }
         }
-        try checkDerivedNames(derived, groupID: configuration.groupID)
-        configuration.topics = topics
-        return configuration
+        try checkDerivedNames(derived, groupID: groupID)
+        return topics
     }
 
     /// Internal topics named after `group_id` need a group id Kafka accepts in a topic name.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// docs/reference/contract.md's idle rule with real processes under load: time that passes without

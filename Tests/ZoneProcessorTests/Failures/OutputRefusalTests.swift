@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import ZoneBench
 import ZoneEngine
+import ZoneHarness
 import ZoneKafka
 import ZoneProcessor
 import ZoneSimulation

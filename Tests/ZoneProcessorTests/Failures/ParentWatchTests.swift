@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// A `zonestream broker` and a `zonestream run` started by a parent that is then killed with
@@ -35,13 +35,15 @@ struct ParentWatchTests {
         let runLog = directory.appendingPathComponent("run.log").path
 
         let parent = Process()
-        let output = Pipe()
+        // The PIDs through a file, not a pipe: reading a pipe blocks while it is empty.
+        let pids = directory.appendingPathComponent("pids")
+        _ = FileManager.default.createFile(atPath: pids.path, contents: nil)
         parent.executableURL = URL(fileURLWithPath: "/bin/sh")
         parent.arguments = ["-c", Self.script, BrokerProcess.executable.path, bootstrapFile, runLog]
         parent.environment = ProcessInfo.processInfo.environment.filter {
             !$0.key.hasPrefix("ZONESTREAM_") && $0.key != ParentWatch.variable
         }
-        parent.standardOutput = output
+        parent.standardOutput = try FileHandle(forWritingTo: pids)
         try parent.run()
         var children: [pid_t] = []
         // Once seen gone, a child's PID may be another process's (PIDs are reused), so the
@@ -54,7 +56,7 @@ struct ParentWatchTests {
         }
         var text = ""
         let reading = Eventually.holds(within: 10) {
-            text += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            text = (try? String(contentsOf: pids, encoding: .utf8)) ?? ""
             return text.split(separator: "\n").count >= 2
         }
         try #require(reading, "the parent shell printed no child PIDs: \(text)")

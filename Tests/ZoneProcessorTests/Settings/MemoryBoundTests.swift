@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ZoneBench
+import ZoneHTTP
+import ZoneHarness
 import ZoneTestSupport
 
 /// Memory is bounded by the settings: with every memory-sizing setting at the largest value

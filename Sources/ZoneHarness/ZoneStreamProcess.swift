@@ -8,6 +8,7 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     public let process = Process()
     public let logFile: URL
 
+
     /// `environment`: variables to set on top of the test's own, less its `ZONESTREAM_*` ones
     /// (which the command would read as settings). `executable`: the `zonestream` binary.
     /// `directory`: where it runs (this process's by default, whose config/zonestream.yaml it reads).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneBench
+import ZoneHarness
 import ZoneSimulation
 import ZoneTestSupport
 
@@ -61,8 +62,8 @@ struct BenchSmokeTests {
 
     /// `zonestream bench latency`: the latency floor and ZoneStream on the same paced traffic,
     /// each reading every zone change, with a property set on ZoneStream's clients.
-    /// `bench builds`: this build and another as `run` children against one floor; a build that
-    /// refuses the person stage's settings (one from before it, played by a script) runs without them.
+    /// `bench builds`: this build and another (the same binary behind a script, as a build at
+    /// another path) as `run` children against one floor.
     @Test func buildsBenchMeasuresEachBuildAgainstOneFloor() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-builds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -70,13 +71,7 @@ struct BenchSmokeTests {
         let older = directory.appendingPathComponent("older.sh")
         try """
         #!/bin/bash
-        for argument in "$@"; do
-            case "$argument" in topics.person_*) echo "Error: unknown setting '${argument%%=*}' (from --set)"; exit 64 ;; esac
-        done
-        # Such a build had fixed names for its state topics: the default group's.
-        exec "\(BrokerProcess.executable.path)" "$@" --set topics.person_workouts=zonestream-person-workouts \\
-            --set topics.person_changelog=zonestream-person-changelog \\
-            --set topics.class_workouts=zonestream-class-workouts --set topics.class_changelog=zonestream-class-changelog
+        exec "\(BrokerProcess.executable.path)" "$@"
         """.write(to: older, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: older.path)
         let report = directory.appendingPathComponent("builds.json")
@@ -89,7 +84,6 @@ struct BenchSmokeTests {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
         let builds = object?["builds"] as? [[String: Any]] ?? []
         #expect(builds.compactMap { $0["name"] as? String } == ["this", "older"])
-        #expect(builds.compactMap { $0["ranPersonStage"] as? Bool } == [true, false])
         for build in builds {
             let rate = (build["recordsPerSecond"] as? [String: Any])?["median"] as? Double ?? 0
             let cpu = (build["cpuSecondsPerMillionRecords"] as? [String: Any])?["median"] as? Double ?? 0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZoneBench
+import ZoneHarness
 import ZoneTestSupport
 
 /// `zonestream bench failover --quick`: the mechanism of the failover benchmark (instances

@@ -1,0 +1,43 @@
+extension TargetTrack {
+    /// The track's state for the changelog snapshot (format 3); the plan is written once, by
+    /// the session.
+    func write(to writer: inout SnapshotWriter) {
+        for count in storage.settledCounts { writer.write(count) }
+        writer.write(Int(storage.creditCursor))
+        writer.write(Int(storage.stateCursor))
+        writer.write(Int(storage.publishedStep))
+        writer.write(UInt8(storage.publishedStatus.rawValue))
+        writer.write(Int(storage.candidateStep))
+        writer.write(UInt8(storage.candidateStatus.rawValue))
+        writer.write(storage.candidateSince)
+    }
+
+    /// Reads back what ``write(to:)`` wrote for the track of `quantity` under `plan`, every
+    /// count, cursor and step checked against the plan.
+    init(plan: WorkoutPlan, quantity: Quantity, reading reader: inout SnapshotReader) throws(SnapshotError) {
+        let storage = Storage(plan: plan, quantity: quantity)
+        let steps = plan.steps.count
+        for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
+        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int32 {
+            let value = try reader.readInt64()
+            guard value >= (allowingNone ? -1 : 0), value <= Int64(limit) else {
+                throw SnapshotError("a plan step index \(value) is outside the plan's \(steps) steps")
+            }
+            return Int32(value)
+        }
+        func status() throws(SnapshotError) -> TargetStatus {
+            guard let status = TargetStatus(rawValue: Int8(bitPattern: try reader.readByte())) else {
+                throw SnapshotError("unknown target status")
+            }
+            return status
+        }
+        storage.creditCursor = try step(allowingNone: false, limit: steps)
+        storage.stateCursor = try step(allowingNone: false, limit: steps)
+        storage.publishedStep = try step(allowingNone: true, limit: steps - 1)
+        storage.publishedStatus = try status()
+        storage.candidateStep = try step(allowingNone: true, limit: steps - 1)
+        storage.candidateStatus = try status()
+        storage.candidateSince = try reader.readBounded()
+        self.storage = storage
+    }
+}

@@ -1,0 +1,63 @@
+"""How every peer times itself, as `zonestream bench` times ZoneStream: from its first input
+record to its last, the records per second and the CPU seconds the process used in that
+window (all its threads), then one JSON line on standard output."""
+
+import json
+import resource
+import sys
+import time
+
+
+def cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def peak_rss_bytes():
+    """This process's own peak resident memory. Not getrusage's ru_maxrss: Linux carries it
+    over from the parent through fork and exec, so it reported the bench's peak. VmHWM
+    belongs to the address space exec made."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class Progress:
+    """Counts input records and zone changes; `done` once `target` records were counted."""
+
+    def __init__(self, target):
+        self.target = target
+        self.records = 0
+        self.zone_changes = 0
+        self.first = None
+        self.last = None
+        self.first_cpu = None
+        self.last_cpu = None
+
+    def record(self):
+        now = time.monotonic()
+        if self.first is None:
+            self.first, self.first_cpu = now, cpu_seconds()
+        self.records += 1
+        self.last = now
+        if self.records >= self.target:
+            self.last_cpu = cpu_seconds()
+
+    @property
+    def done(self):
+        return self.records >= self.target
+
+    def report(self):
+        seconds = (self.last - self.first) if self.first is not None else 0
+        cpu = ((self.last_cpu or cpu_seconds()) - self.first_cpu) if self.first_cpu is not None else 0
+        print(json.dumps({
+            "records": self.records, "seconds": seconds,
+            "records_per_second": self.records / seconds if seconds > 0 else 0,
+            "cpu_seconds": cpu, "zone_changes": self.zone_changes, "peak_rss_bytes": peak_rss_bytes(),
+        }))
+        sys.stdout.flush()
