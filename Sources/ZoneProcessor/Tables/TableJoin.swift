@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import ZoneKafka
 
 /// Reads the tables as of the event (contract, section 1): before a session's first event
 /// looks up its person's profile or its class's plan, the table readers have applied every
@@ -14,6 +15,9 @@ import Logging
 /// same batch are as of the same moment. Batches without a session start cost nothing.
 final class TableJoin {
     private let readers: [TableReader]
+    /// The workers' group consumer, whose fetches wait 3 ms at most: the end offsets are asked
+    /// through it.
+    private let client: KafkaConsumer
     private let metrics: ProcessorMetrics
     private let logger: Logger
     private let waitMs: Int
@@ -22,8 +26,9 @@ final class TableJoin {
     private var timeouts = RepeatedWarning(
         "tables not caught up within join_wait_ms; sessions start with the profiles and plans read so far")
 
-    init(readers: [TableReader], waitMs: Int, metrics: ProcessorMetrics, logger: Logger) {
+    init(readers: [TableReader], client: KafkaConsumer, waitMs: Int, metrics: ProcessorMetrics, logger: Logger) {
         self.readers = readers
+        self.client = client
         self.waitMs = waitMs
         self.metrics = metrics
         self.logger = logger
@@ -40,7 +45,9 @@ final class TableJoin {
         let deadline = Date().addingTimeInterval(Double(waitMs) / 1000)
         var ends: [(TableReader, [Int32: Int64])] = []
         for reader in readers {
-            guard let end = reader.endOffsets(timeoutMs: Int32(waitMs)) else { return timedOut(since: started) }
+            guard let end = reader.endOffsets(through: client, timeoutMs: Int32(waitMs)) else {
+                return timedOut(since: started)
+            }
             ends.append((reader, end))
         }
         func applied() -> Bool { ends.allSatisfy { $0.0.hasApplied(through: $0.1) } }

@@ -71,8 +71,8 @@ struct WorkerLoop {
             metrics: context.metrics, budget: context.budget, logger: context.logger)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
-            readers: context.tableReaders, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
-            logger: context.logger)
+            readers: context.tableReaders, client: context.consumer, waitMs: context.configuration.joinWaitMs,
+            metrics: context.metrics, logger: context.logger)
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
         nextExpiryMs = now + 1000

@@ -10,7 +10,6 @@ JSON line ({"records", "seconds", "records_per_second", "cpu_seconds", "zone_cha
 ZoneStream.
 """
 
-import argparse
 import json
 import os
 import sys
@@ -23,7 +22,7 @@ from bytewax.dataflow import Dataflow  # noqa: E402
 from bytewax.run import cli_main  # noqa: E402
 
 import zones  # noqa: E402
-from progress import Progress  # noqa: E402
+from progress import Progress, arguments  # noqa: E402
 
 
 def build(args, progress):
@@ -50,16 +49,7 @@ def build(args, progress):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bootstrap-servers", required=True)
-    parser.add_argument("--input", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--group", default="bench-peer-bytewax")  # Bytewax keeps its own offsets
-    parser.add_argument("--records", type=int, required=True)
-    parser.add_argument("--state-dir", default=None)  # no recovery store: state in memory
-    parser.add_argument("--mock", action="store_true")  # Bytewax needs nothing the mock lacks
-    parser.add_argument("--timeout", type=float, default=600)
-    args = parser.parse_args()
+    args = arguments(__doc__.splitlines()[0], "bytewax", state_dir=None)
     progress = Progress(args.records)
     cli_main(build(args, progress), workers_per_process=1)
     progress.report()

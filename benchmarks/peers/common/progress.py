@@ -61,3 +61,19 @@ class Progress:
             "cpu_seconds": cpu, "zone_changes": self.zone_changes, "peak_rss_bytes": peak_rss_bytes(),
         }))
         sys.stdout.flush()
+
+
+def arguments(description, peer, state_dir=None, mock_help=None):
+    """The command line every peer takes from `zonestream bench` (benchmarks/peers/*/run.sh)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--bootstrap-servers", required=True)
+    parser.add_argument("--input", required=True)
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--group", default=f"bench-peer-{peer}")
+    parser.add_argument("--records", type=int, required=True)
+    parser.add_argument("--state-dir", default=state_dir)
+    parser.add_argument("--mock", action="store_true", help=mock_help or "run on the embedded broker")
+    parser.add_argument("--timeout", type=float, default=600)
+    return parser.parse_args()

@@ -13,7 +13,6 @@ neither DescribeConfigs nor CreateTopics): partitions come from metadata, and st
 without changelog topics. On a real broker Quix runs as shipped, changelog topics included.
 """
 
-import argparse
 import os
 import sys
 
@@ -24,7 +23,7 @@ from quixstreams.models.topics import TopicConfig  # noqa: E402
 from quixstreams.models.topics.admin import TopicAdmin  # noqa: E402
 
 import zones  # noqa: E402
-from progress import Progress  # noqa: E402
+from progress import Progress, arguments  # noqa: E402
 
 
 def inspect_from_metadata(self, topic_names, timeout=None):
@@ -40,16 +39,7 @@ def inspect_from_metadata(self, topic_names, timeout=None):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bootstrap-servers", required=True)
-    parser.add_argument("--input", required=True)
-    parser.add_argument("--output", required=True)
-    parser.add_argument("--group", default="bench-peer-quixstreams")
-    parser.add_argument("--records", type=int, required=True)
-    parser.add_argument("--state-dir", default="/tmp/zonestream-bench-quix-state")
-    parser.add_argument("--mock", action="store_true", help="bypass topic inspection, no changelog topics")
-    parser.add_argument("--timeout", type=float, default=600)
-    args = parser.parse_args()
+    args = arguments(__doc__.splitlines()[0], "quixstreams", state_dir="/tmp/zonestream-bench-quix-state", mock_help="bypass topic inspection, no changelog topics")
 
     if args.mock:
         TopicAdmin.inspect_topics = inspect_from_metadata
