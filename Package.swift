@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "ZoneProcessor",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CMalloc",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CMalloc", "CJansson",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,12 +2,12 @@
 extension SessionStore {
     /// Finishes sessions with no applied event for the idle timeout, and forgets finished
     /// ids past their retention. Call it on a timer.
-    public mutating func expire(wallMs: Int64, sink: inout some SessionEventSink) {
+    public mutating func expire(wallMs: Int64, outputs: inout EngineOutputs) {
         let idle = live.filter { wallMs - $0.lastAppliedWallMs >= settings.idleTimeoutMs }.map(\.id)
         for id in idle.sorted() {
             guard let slot = slots.slot(of: id) else { continue }
-            releaseHeld(slot: slot, through: .max, wallMs: wallMs, sink: &sink)
-            finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, sink: &sink)
+            releaseHeld(slot: slot, through: .max, wallMs: wallMs, outputs: &outputs)
+            finish(slot: slot, at: live[slot].latestTimestamp, reason: .idleTimeout, wallMs: wallMs, outputs: &outputs)
         }
         for (id, finished) in finishedAt where wallMs - finished >= settings.finishedRetentionMs {
             finishedAt[id] = nil
@@ -25,16 +25,16 @@ extension SessionStore {
 
     mutating func finish(
         slot: Int, at end: Int64, reason: WorkoutSummary.EndReason, wallMs: Int64,
-        sink: inout some SessionEventSink
+        outputs: inout EngineOutputs
     ) {
         do {
             let summary = try live[slot].finish(at: end, reason: reason, settings: settings)
             let removed = remove(slot: slot)
             finishedAt[removed.id] = wallMs
             changes.finished.append((removed.id, wallMs))
-            sink.workoutFinished(summary)
+            outputs.append(.finished(summary))
         } catch {
-            sink.rejected(error)
+            outputs.append(.rejected(error))
         }
     }
 }

@@ -1,58 +1,62 @@
 /// The store's per-sample path: samples applied in place, through the reorder window when it
-/// is on, their zone and target changes handed to the sink.
+/// is on, their zone and target changes appended to the caller's outputs.
 extension SessionStore {
     /// The per-sample path of the store: one hash lookup, then the session's hot path in place.
-    /// A sample for a session that is not live here is ignored; use ``handle(_:wallMs:profiles:sink:)``
+    /// A sample for a session that is not live here is ignored; use ``handle(_:wallMs:profiles:classPlans:admit:outputs:)``
     /// for samples that may start a session.
     public mutating func applySample(
         _ id: String, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
-        sink: inout some SessionEventSink
+        outputs: inout EngineOutputs
     ) {
         guard let slot = slots.slot(of: id) else { return }
         markChanged(slot: slot)
-        applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
+        applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
     }
 
     mutating func applySample(
         slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
-        sink: inout some SessionEventSink
+        outputs: inout EngineOutputs
     ) {
         if settings.reorderWindowMs > 0 {
             live[slot].lastAppliedWallMs = wallMs
             live[slot].hold(PendingSample(quantity: quantity, timestamp: timestamp, value: value))
             let newest = live[slot].newestSampleTimestamp
-            releaseHeld(slot: slot, through: newest &- settings.reorderWindowMs, wallMs: wallMs, sink: &sink)
+            releaseHeld(slot: slot, through: newest &- settings.reorderWindowMs, wallMs: wallMs, outputs: &outputs)
             return
         }
-        applyNow(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
+        applyNow(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
     }
 
     /// Applies held samples with a time up to `limit`, oldest first.
-    mutating func releaseHeld(slot: Int, through limit: Int64, wallMs: Int64, sink: inout some SessionEventSink) {
+    mutating func releaseHeld(slot: Int, through limit: Int64, wallMs: Int64, outputs: inout EngineOutputs) {
         while let held = live[slot].takeHeld(through: limit) {
-            applyNow(slot: slot, held.quantity, at: held.timestamp, value: held.value, wallMs: wallMs, sink: &sink)
+            applyNow(
+                slot: slot, held.quantity, at: held.timestamp, value: held.value, wallMs: wallMs, outputs: &outputs)
         }
     }
 
     @inline(__always)
     private mutating func applyNow(
         slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
-        sink: inout some SessionEventSink
+        outputs: inout EngineOutputs
     ) {
         switch live[slot].applySample(quantity, at: timestamp, value: value, settings: settings) {
         case .accepted(let change):
             live[slot].lastAppliedWallMs = wallMs
             // A change is only produced for a quantity with zones.
             if let change, let configuration = live[slot].configuration(for: quantity) {
-                sink.zoneChanged(
-                    change, session: live[slot].id, person: live[slot].person, configuration: configuration)
+                outputs.append(
+                    .zoneChange(
+                        change, session: live[slot].id, person: live[slot].person, configuration: configuration))
             }
             if live[slot].plan != nil,
                 let target = live[slot].observeTarget(
                     quantity, at: timestamp, value: value, dwellMs: settings.targetMinDwellMs)
             {
-                sink.targetChanged(
-                    target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
+                outputs.append(
+                    .targetChange(
+                        target, session: live[slot].id, person: live[slot].person,
+                        sessionClass: live[slot].sessionClass))
             }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1

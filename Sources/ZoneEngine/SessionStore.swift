@@ -38,28 +38,32 @@ public struct SessionStore: Sendable {
         self.settings = settings
     }
 
-    /// Applies one event. `profiles` looks up a person's profile; it is read only when a
-    /// session starts (or a `session_start` sets the person of a live session). `classPlans`
-    /// looks up a class's plan, read only when a `session_start` with a class and no plan of
-    /// its own starts a session.
+    /// Applies one event, appending what it produced to `outputs`. `profiles` looks up a
+    /// person's profile; it is read only when a session starts (or a `session_start` sets the
+    /// person of a live session). `classPlans` looks up a class's plan, read only when a
+    /// `session_start` with a class and no plan of its own starts a session. `admit` decides
+    /// whether a new session may start (a cap on live sessions, counted by the caller, which
+    /// frees a place for each finished workout it reads); a refused one is dead-lettered as
+    /// `session_limit`.
     public mutating func handle(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        classPlans: (String) -> WorkoutPlan? = { _ in nil }, sink: inout some SessionEventSink
+        classPlans: (String) -> WorkoutPlan? = { _ in nil }, admit: (String) -> Bool = { _ in true },
+        outputs: inout EngineOutputs
     ) {
         if let slot = slots.slot(of: event.session) {
-            applyToLive(event, slot: slot, wallMs: wallMs, profiles: profiles, sink: &sink)
+            applyToLive(event, slot: slot, wallMs: wallMs, profiles: profiles, outputs: &outputs)
             return
         }
         if let finished = finishedAt[event.session] {
             if wallMs - finished < settings.finishedRetentionMs {
                 guard case .sessionStart = event.body else {
-                    sink.rejected(Rejection(.sessionFinished, "session \(event.session) has finished"))
+                    outputs.append(.rejected(Rejection(.sessionFinished, "session \(event.session) has finished")))
                     return
                 }
             }
             finishedAt[event.session] = nil
         }
-        start(event, wallMs: wallMs, profiles: profiles, classPlans: classPlans, sink: &sink)
+        start(event, wallMs: wallMs, profiles: profiles, classPlans: classPlans, admit: admit, outputs: &outputs)
     }
 
     @inline(__always)
@@ -101,7 +105,7 @@ public struct SessionStore: Sendable {
 
     private mutating func start(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        classPlans: (String) -> WorkoutPlan?, sink: inout some SessionEventSink
+        classPlans: (String) -> WorkoutPlan?, admit: (String) -> Bool, outputs: inout EngineOutputs
     ) {
         var session: WorkoutSession
         var rejection: Rejection?
@@ -124,23 +128,23 @@ public struct SessionStore: Sendable {
                 profile: nil, wallMs: wallMs)
         }
         if case .sessionStart = event.body {
-            guard admit(event.session, sink: &sink) else { return }
+            guard Self.admit(event.session, by: admit, outputs: &outputs) else { return }
             insert(session)
-            if let rejection { sink.rejected(rejection) }
+            if let rejection { outputs.append(.rejected(rejection)) }
             return
         }
         // Validate on the new session first: a dead-lettered event starts nothing.
         if case .resume = event.body {
-            sink.rejected(Rejection(.invalidTransition, "resume while not paused"))
+            outputs.append(.rejected(Rejection(.invalidTransition, "resume while not paused")))
             return
         }
         if case .activityEnd = event.body {
-            sink.rejected(Rejection(.invalidTransition, "activity_end with no activity open"))
+            outputs.append(.rejected(Rejection(.invalidTransition, "activity_end with no activity open")))
             return
         }
-        guard admit(event.session, sink: &sink) else { return }
+        guard Self.admit(event.session, by: admit, outputs: &outputs) else { return }
         insert(session)
-        applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, sink: &sink)
+        applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, outputs: &outputs)
     }
 
     /// The one dead letter a starting `session_start` gets, by the contract's order of reasons.
@@ -152,12 +156,14 @@ public struct SessionStore: Sendable {
         request.planDefect.map { Rejection(.invalidPlan, $0) }
     }
 
-    /// Asks the sink whether a new session may start; dead-letters the event when not.
-    private func admit(_ id: String, sink: inout some SessionEventSink) -> Bool {
-        guard sink.admitSession(id) else {
-            sink.rejected(
-                Rejection(
-                    .sessionLimit, "the live-session limit of this instance is reached; session \(id) not started"))
+    /// Asks `admit` whether a new session may start; dead-letters the event when not.
+    private static func admit(_ id: String, by admit: (String) -> Bool, outputs: inout EngineOutputs) -> Bool {
+        guard admit(id) else {
+            outputs.append(
+                .rejected(
+                    Rejection(
+                        .sessionLimit, "the live-session limit of this instance is reached; session \(id) not started")
+                ))
             return false
         }
         return true
@@ -165,38 +171,38 @@ public struct SessionStore: Sendable {
 
     private mutating func applyToLive(
         _ event: WorkoutEvent, slot: Int, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        sink: inout some SessionEventSink
+        outputs: inout EngineOutputs
     ) {
         markChanged(slot: slot)
         switch event.body {
         case .sample(let quantity, let value, _):
-            applySample(slot: slot, quantity, at: event.timestamp, value: value, wallMs: wallMs, sink: &sink)
+            applySample(slot: slot, quantity, at: event.timestamp, value: value, wallMs: wallMs, outputs: &outputs)
         case .sampleSeries(let quantity, let interval, let values, _):
             for (index, value) in values.enumerated() {
                 let timestamp = event.timestamp + Int64(index) * interval
-                applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, sink: &sink)
+                applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
             }
         case .sessionStart(let request):
             let newPerson = live[slot].person == nil ? request.person : nil
             let profile = newPerson.flatMap(profiles)
             // A later session_start never changes the plan, but a defective one is still refused.
             if let rejection = live[slot].update(with: request, profile: profile) ?? Self.planRejection(request) {
-                sink.rejected(rejection)
+                outputs.append(.rejected(rejection))
             }
             live[slot].lastAppliedWallMs = wallMs
         case .sessionEnd:
-            releaseHeld(slot: slot, through: event.timestamp, wallMs: wallMs, sink: &sink)
+            releaseHeld(slot: slot, through: event.timestamp, wallMs: wallMs, outputs: &outputs)
             sampleQuality.late += live[slot].heldSampleCount
             live[slot].dropHeldAsLate()
-            finish(slot: slot, at: event.timestamp, reason: .ended, wallMs: wallMs, sink: &sink)
+            finish(slot: slot, at: event.timestamp, reason: .ended, wallMs: wallMs, outputs: &outputs)
         case .pause, .resume, .activityStart, .activityEnd:
             // Held samples before the control event are applied before it; later ones wait.
-            releaseHeld(slot: slot, through: event.timestamp &- 1, wallMs: wallMs, sink: &sink)
+            releaseHeld(slot: slot, through: event.timestamp &- 1, wallMs: wallMs, outputs: &outputs)
             do {
                 try live[slot].applyControl(event.body, at: event.timestamp)
                 live[slot].lastAppliedWallMs = wallMs
             } catch {
-                sink.rejected(error)
+                outputs.append(.rejected(error))
             }
         }
     }

@@ -48,7 +48,7 @@ extension ZoneProcessor {
             configuration.statisticsIntervalMs > 0
             ? { @Sendable [metrics, self] text in
                 metrics.workers.lag.report(statisticsJSON: text)
-                if let up = ConsumerLagReader.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
+                if let up = ClientStatistics.anyBrokerUp(text) { self.brokerReachable.store(up, ordering: .relaxed) }
             } : nil
         return try KafkaConsumer(
             configuration: configuration.kafka, groupID: configuration.groupID, logger: logger,
@@ -60,12 +60,12 @@ extension ZoneProcessor {
 
     /// The group-wide views for the endpoint (every live session, from the changelog all
     /// instances write, and every person's latest summary) and the warm standbys, which the
-    /// same changelog reader keeps. The views are off without the endpoint; a topic that
+    /// changelog follower keeps. The views are off without the endpoint; a topic that
     /// cannot be read turns its view off, not the processor.
     func startGroupViews() {
         if configuration.publishesLiveSessions || configuration.standbySessions > 0 {
             do {
-                try sessionDirectory.group.start(
+                try changelogFollower.start(
                     configuration: configuration, profiles: profiles,
                     revisions: { [sessionDirectory] in sessionDirectory.nextRevision() }, metrics: metrics,
                     logger: logger)
@@ -116,6 +116,7 @@ extension ZoneProcessor {
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             classPlans: classPlans, tableReaders: tableReaders, metrics: metrics, directory: sessionDirectory,
+            changelogFollower: changelogFollower,
             budget: SessionBudget(limit: configuration.maxLiveSessions),
             logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
         return (0..<max(1, configuration.workers)).map {
@@ -142,9 +143,9 @@ extension ZoneProcessor {
     func subscribe(_ consumer: KafkaConsumer, workers: [PartitionWorker]) throws(KafkaError) {
         let listener = RebalanceHandler(
             workers: workers, metrics: metrics, logger: logger, clock: rebalanceClock,
-            onAssigning: { [sessionDirectory] partitions in sessionDirectory.reserve(partitions) },
+            onAssigning: { [changelogFollower] partitions in changelogFollower.reserve(partitions) },
             onAssigned: { [self] in
-                sessionDirectory.group.rebalanceEnded()
+                changelogFollower.rebalanceEnded()
                 advance(to: .running(assigned: true))
             })
         advance(to: .running(assigned: false))

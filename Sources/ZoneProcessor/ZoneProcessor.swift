@@ -23,6 +23,9 @@ public final class ZoneProcessor: Sendable {
     /// The live state of this instance's sessions, published by the workers at each commit
     /// interval when `publishesLiveSessions` is on; read it from any thread.
     public let sessionDirectory: LiveSessionDirectory
+    /// Follows the changelog of the partitions no worker here owns: their warm standbys, and
+    /// the group's sessions for the views.
+    let changelogFollower: ChangelogFollower
     /// Every person's latest summary, read from `person-summaries` when
     /// `publishesLiveSessions` is on; read it from any thread.
     public let personSummaries = SummaryTable(.person)
@@ -77,6 +80,7 @@ public final class ZoneProcessor: Sendable {
         self.logger = logger
         metrics = ProcessorMetrics(factory: metricsFactory)
         sessionDirectory = LiveSessionDirectory(workers: configuration.workers)
+        changelogFollower = ChangelogFollower(views: sessionDirectory.group)
     }
 
     /// True once the profile table has caught up, the group has given this instance its
@@ -137,7 +141,7 @@ public final class ZoneProcessor: Sendable {
         defer { trimmer.stop() }
         startGroupViews()
         defer {
-            sessionDirectory.group.stop()
+            changelogFollower.stop()
             personSummaries.stop()
             classSummaries.stop()
         }
@@ -147,9 +151,9 @@ public final class ZoneProcessor: Sendable {
         // delivered work; then workers stop, the producer flushes, and the clients close.
         logReadinessChange()
         logger.info("processor stopping")
-        // Leaving the group releases every partition; the group table's reader need not start
+        // Leaving the group releases every partition; the changelog follower need not start
         // fetching them for the moment it has left.
-        sessionDirectory.group.following.detach()
+        changelogFollower.following.detach()
         consumer.close()
         stopWorkers(workers)
         stages.people.stop()

@@ -91,7 +91,7 @@ import ZoneEngine
     func theFloorForwardsExactlyTheSamplesThatChangeZone(phase: Int) {
         var decoder = WorkoutEventDecoder()
         var store = SessionStore()
-        var sink = RecordingSink()
+        var outputs = EngineOutputs()
         var crossing: [Int] = []
         var changed: [Int] = []
         for step in 0..<60 {
@@ -101,9 +101,9 @@ import ZoneEngine
                 Issue.record("sample \(step) was rejected")
                 return
             }
-            let before = sink.zoneChanges.count
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
-            if sink.zoneChanges.count > before { changed.append(step) }
+            let before = outputs.zoneChanges.count
+            store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+            if outputs.zoneChanges.count > before { changed.append(step) }
         }
         // The first sample enters a zone; after it, every 10th step counted from the phase.
         let expected = [0] + stride(from: phase == 0 ? 10 : 10 - phase, to: 60, by: 10)

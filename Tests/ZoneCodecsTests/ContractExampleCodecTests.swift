@@ -28,7 +28,7 @@ import ZoneTestSupport
         }
         var decoder = WorkoutEventDecoder()
         var store = SessionStore(settings: example.engineSettings)
-        var sink = RecordingSink()
+        var outputs = EngineOutputs()
         var deadLetters: [(String, Int)] = []
         for index in example.events.indices {
             let value = try example.valueBytes(at: index)
@@ -37,10 +37,10 @@ import ZoneTestSupport
             case .failure(let rejection):
                 deadLetters.append((rejection.reason.rawValue, index))
             case .success(let event):
-                let before = sink.rejections.count
+                let before = outputs.rejections.count
                 store.handle(
-                    event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, sink: &sink)
-                for rejection in sink.rejections.dropFirst(before) {
+                    event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &outputs)
+                for rejection in outputs.rejections.dropFirst(before) {
                     deadLetters.append((rejection.reason.rawValue, index))
                 }
             }
@@ -57,7 +57,7 @@ import ZoneTestSupport
         var classDays: [String: ClassDayLog] = [:]
         var classRepartition = ClassWorkoutCodec()
         var classWriter = ClassSummaryWriter()
-        for output in sink.outputs {
+        for output in outputs.all {
             switch output {
             case .zoneChange(let change, let session, let person, let configuration):
                 let bytes = OutputEncoder.zoneChange(

@@ -176,7 +176,7 @@ import ZoneEngine
     @Test func duplicateIsJudgedAfterUnitConversion() throws {
         var decoder = WorkoutEventDecoder()
         var store = SessionStore()
-        var sink = RecordingSink()
+        var outputs = EngineOutputs()
         for text in [
             #"{"type":"sample","session":"s","ts":1000,"quantity":"heart_rate","value":120,"unit":"bpm"}"#,
             #"{"type":"sample","session":"s","ts":1000,"quantity":"heart_rate","value":2,"unit":"count/s"}"#,
@@ -184,9 +184,9 @@ import ZoneEngine
             #"{"type":"session_end","session":"s","ts":2000}"#,
         ] {
             let event = try decoder.decode(value: Array(text.utf8), key: nil).get()
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
+            store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
         }
-        let summary = try #require(sink.finished.first)
+        let summary = try #require(outputs.finished.first)
         #expect(summary.duplicateSamples == 1)
         #expect(summary.lateSamples == 1)
     }

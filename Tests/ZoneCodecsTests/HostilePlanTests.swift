@@ -66,9 +66,9 @@ import ZoneEngine
         }
         #expect(request.plan == nil && request.planDefect != nil, "\(name)")
         var store = SessionStore(settings: EngineSettings())
-        var sink = RecordingSink()
-        store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
-        #expect(sink.rejections.map(\.reason) == [.invalidPlan], "\(name)")
+        var outputs = EngineOutputs()
+        store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+        #expect(outputs.rejections.map(\.reason) == [.invalidPlan], "\(name)")
         #expect(store.session("s")?.plan == nil, "\(name): applied without a plan")
         #expect(store.session("s")?.person == "p", "\(name): the rest of the start applies")
     }
@@ -141,11 +141,11 @@ import ZoneEngine
         let plan = #"{"plan":"max","steps":[{"repeat":50,"steps":[\#(steps.joined(separator: ","))]}]}"#
         var decoder = WorkoutEventDecoder()
         var store = SessionStore(settings: EngineSettings())
-        var sink = RecordingSink()
+        var outputs = EngineOutputs()
         let start = try decoder.decode(value: Self.sessionStart(plan: plan), key: nil).get()
         store.handle(
             start, wallMs: 0, profiles: { _ in PersonProfile(person: "p", age: 40, functionalThresholdPower: 250) },
-            sink: &sink)
+            outputs: &outputs)
         #expect(store.session("s")?.plan?.steps.count == 200)
         for second in 0..<200 {
             let ts = 1_717_200_000_000 + Int64(second) * 1000
@@ -153,17 +153,18 @@ import ZoneEngine
                 let text = #"{"type":"sample","session":"s","ts":\#(ts),"quantity":"\#(quantity)","value":\#(value)}"#
                 store.handle(
                     try decoder.decode(value: Array(text.utf8), key: nil).get(), wallMs: 0, profiles: { _ in nil },
-                    sink: &sink)
+                    outputs: &outputs)
             }
         }
         let end = #"{"type":"session_end","session":"s","ts":1717200200000}"#
         store.handle(
-            try decoder.decode(value: Array(end.utf8), key: nil).get(), wallMs: 0, profiles: { _ in nil }, sink: &sink)
-        let summary = try #require(sink.finished.first)
+            try decoder.decode(value: Array(end.utf8), key: nil).get(), wallMs: 0, profiles: { _ in nil },
+            outputs: &outputs)
+        let summary = try #require(outputs.finished.first)
         var writer = WorkoutFinishedWriter()
         let bytes = writer.write(summary)
         #expect(bytes.count < 200_000, "\(bytes.count) bytes")
-        #expect(!sink.targetChanges.isEmpty)
-        print("largest plan: finished workout of \(bytes.count) bytes, \(sink.targetChanges.count) target changes")
+        #expect(!outputs.targetChanges.isEmpty)
+        print("largest plan: finished workout of \(bytes.count) bytes, \(outputs.targetChanges.count) target changes")
     }
 }

@@ -31,20 +31,21 @@ import ZoneTestSupport
             classPlans[sessionClass] = FoundationEventReader.plan(from: object, anchor: start, source: .class)
         }
         var store = SessionStore(settings: example.engineSettings)
-        var sink = RecordingSink()
+        var outputs = EngineOutputs()
         let codecRejected = Set(
             example.expectedDeadLetters.filter { !Self.engineReasons.contains($0.reason) }.map(\.inputIndex))
         var engineRejections: [(String, Int)] = []
         for (index, event) in example.events.enumerated() where !codecRejected.contains(index) {
             let parsed = try #require(FoundationEventReader.event(from: event.value), "event \(index)")
-            let before = sink.rejections.count
-            store.handle(parsed, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, sink: &sink)
-            for rejection in sink.rejections.dropFirst(before) {
+            let before = outputs.rejections.count
+            store.handle(
+                parsed, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &outputs)
+            for rejection in outputs.rejections.dropFirst(before) {
                 engineRejections.append((rejection.reason.rawValue, index))
             }
         }
 
-        let changes = sink.outputs.compactMap { output -> (ZoneChange, String, String?, ZoneConfiguration)? in
+        let changes = outputs.all.compactMap { output -> (ZoneChange, String, String?, ZoneConfiguration)? in
             if case .zoneChange(let c, let s, let p, let conf) = output { (c, s, p, conf) } else { nil }
         }
         #expect(changes.count == example.expectedZoneChanges.count)
@@ -55,7 +56,7 @@ import ZoneTestSupport
         }
         // Target changes: each one's quantity, time, step and status (the codec tests compare
         // the whole event).
-        let targets = sink.targetChanges.map {
+        let targets = outputs.targetChanges.map {
             "\($0.quantity.name)@\($0.timestamp): \($0.state.step + 1) \($0.state.status.name)"
         }
         let wantedTargets = example.expectedTargetChanges.map { change in
@@ -63,8 +64,8 @@ import ZoneTestSupport
             return "\(change["quantity"] ?? "")@\(change["ts"] ?? ""): \(step) \(change["status"] ?? "")"
         }
         #expect(targets == wantedTargets, "\(name) target changes")
-        #expect(sink.finished.count == example.expectedFinished.count)
-        for (actual, expected) in zip(sink.finished, example.expectedFinished) {
+        #expect(outputs.finished.count == example.expectedFinished.count)
+        for (actual, expected) in zip(outputs.finished, example.expectedFinished) {
             let diff = ExpectationComparison.differences(actual, expected: expected)
             #expect(diff.isEmpty, "\(name) finished: \(diff)")
         }

@@ -58,7 +58,7 @@ import ZoneTestSupport
     static func finish(_ h: inout EngineHarness) -> WorkoutSummary? {
         let end = max(h.live?.latestTimestamp ?? EngineHarness.origin, h.live?.newestHeldTimestamp ?? .min)
         h.send(.sessionEnd, at: Double(end - EngineHarness.origin) / 1000 + 1.5)
-        return h.sink.finished.last
+        return h.outputs.finished.last
     }
 
     @Test func zoneDurationsPlusUntrackedEqualTheActiveSpan() async {
@@ -102,7 +102,7 @@ import ZoneTestSupport
             // Each second copy repeats its first: accepted -> duplicate, duplicate -> duplicate, late -> late.
             #expect(b.lateSamples == 2 * a.lateSamples)
             #expect(b.duplicateSamples == 2 * a.duplicateSamples + a.statistics.reduce(0) { $0 + $1.samples })
-            #expect(once.0.sink.zoneChanges == twice.0.sink.zoneChanges)
+            #expect(once.0.outputs.zoneChanges == twice.0.outputs.zoneChanges)
         }
     }
 
@@ -125,9 +125,9 @@ import ZoneTestSupport
             let end = EngineHarness.origin + Int64(start + values.count * interval + 3000)
             series.send(.sessionEnd, atMs: end)
             single.send(.sessionEnd, atMs: end)
-            #expect(series.sink.finished.count == 1)
-            #expect(series.sink.finished == single.sink.finished)
-            #expect(series.sink.zoneChanges == single.sink.zoneChanges)
+            #expect(series.outputs.finished.count == 1)
+            #expect(series.outputs.finished == single.outputs.finished)
+            #expect(series.outputs.zoneChanges == single.outputs.zoneChanges)
         }
     }
 }

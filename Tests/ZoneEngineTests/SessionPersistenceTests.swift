@@ -31,7 +31,7 @@ import ZoneTestSupport
             for step in steps[split...] { EngineProperties.apply(step, to: &h) }
             let summary = EngineProperties.finish(&h)
             #expect(summary == expected)
-            #expect(h.sink.zoneChanges == original.sink.zoneChanges)
+            #expect(h.outputs.zoneChanges == original.outputs.zoneChanges)
         }
     }
 
@@ -80,7 +80,7 @@ import ZoneTestSupport
         #expect(changes.finished.map(\.id) == ["s1"])
         #expect(changes.finished.first?.wallMs == 1_000)
 
-        h.store.expire(wallMs: 11_000, sink: &h.sink)
+        h.store.expire(wallMs: 11_000, outputs: &h.outputs)
         changes = h.store.drainChanges()
         #expect(changes.forgotten == ["s1"])
     }
@@ -93,7 +93,7 @@ import ZoneTestSupport
             var h = EngineHarness(settings: EngineSettings(reorderWindowMs: window))
             h.start(zones: zones)
             for (at, value) in order { h.hr(value, at: at) }
-            return (h.end(at: 20), h.sink.zoneChanges.count)
+            return (h.end(at: 20), h.outputs.zoneChanges.count)
         }
         let sorted = [(1.0, 90.0), (2.0, 120.0), (3.0, 150.0), (4.0, 120.0)]
         let shuffled = [(2.0, 120.0), (1.0, 90.0), (4.0, 120.0), (3.0, 150.0)]
@@ -131,40 +131,25 @@ import ZoneTestSupport
         #expect(summary?.statistics.first?.samples == 1)
     }
 
-    struct CappedSink: SessionEventSink {
-        var recording = RecordingSink()
+    @Test func aNewSessionOverTheCapIsDeadLetteredAndStartsNothing() {
+        var store = SessionStore()
+        var outputs = EngineOutputs()
         var admitted = 0
-        let limit: Int
-        mutating func zoneChanged(
-            _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
-        ) {
-            recording.zoneChanged(change, session: session, person: person, configuration: configuration)
-        }
-        mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
-            recording.targetChanged(change, session: session, person: person, sessionClass: sessionClass)
-        }
-        mutating func workoutFinished(_ summary: WorkoutSummary) { recording.workoutFinished(summary) }
-        mutating func rejected(_ rejection: Rejection) { recording.rejected(rejection) }
-        mutating func admitSession(_ id: String) -> Bool {
-            guard admitted < limit else { return false }
+        let admitTwo: (String) -> Bool = { _ in
+            guard admitted < 2 else { return false }
             admitted += 1
             return true
         }
-    }
-
-    @Test func aNewSessionOverTheCapIsDeadLetteredAndStartsNothing() {
-        var store = SessionStore()
-        var sink = CappedSink(limit: 2)
         for id in ["a", "b", "c"] {
             let event = WorkoutEvent(session: id, timestamp: 1_000, body: .sample(.heartRate, value: 120, person: nil))
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, sink: &sink)
+            store.handle(event, wallMs: 0, profiles: { _ in nil }, admit: admitTwo, outputs: &outputs)
         }
         #expect(store.liveCount == 2)
-        #expect(sink.recording.rejections.map(\.reason) == [.sessionLimit])
+        #expect(outputs.rejections.map(\.reason) == [.sessionLimit])
         // A live session's events are never refused by the cap.
         store.handle(
             WorkoutEvent(session: "a", timestamp: 2_000, body: .sample(.heartRate, value: 121, person: nil)),
-            wallMs: 0, profiles: { _ in nil }, sink: &sink)
-        #expect(sink.recording.rejections.count == 1)
+            wallMs: 0, profiles: { _ in nil }, admit: admitTwo, outputs: &outputs)
+        #expect(outputs.rejections.count == 1)
     }
 }

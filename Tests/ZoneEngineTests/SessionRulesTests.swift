@@ -185,11 +185,11 @@ import ZoneTestSupport
         h.hr(100, at: 0)
         h.hr(120, at: 4)
         h.wallMs = 599_999
-        h.store.expire(wallMs: h.wallMs, sink: &h.sink)
-        #expect(h.sink.finished.isEmpty)
+        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        #expect(h.outputs.finished.isEmpty)
         h.wallMs = 600_000
-        h.store.expire(wallMs: h.wallMs, sink: &h.sink)
-        let summary = try #require(h.sink.finished.first)
+        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        let summary = try #require(h.outputs.finished.first)
         #expect(summary.endReason == .idleTimeout)
         #expect(summary.endTimestamp == EngineHarness.ms(4))
         #expect(summary.durations(.heartRate) == [0, 4000, 0, 0, 0])
@@ -202,8 +202,8 @@ import ZoneTestSupport
         h.wallMs = 900
         h.hr(100, at: 1)  // late: not applied
         h.wallMs = 1000
-        h.store.expire(wallMs: h.wallMs, sink: &h.sink)
-        #expect(h.sink.finished.count == 1)
+        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        #expect(h.outputs.finished.count == 1)
     }
 
     @Test func sessionEndWhilePausedCountsThePauseToTheEnd() throws {

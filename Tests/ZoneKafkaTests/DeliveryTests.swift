@@ -50,23 +50,24 @@ struct DeliveryTests {
         }
         try producer.produce(
             topic: "zone-changes", key: Array("s1".utf8), value: Array("payload".utf8), tracker: tracker,
-            context: Context(offset: 41, kind: 7), input: MessageInput(key: Array("in-key".utf8), value: [1, 2, 3]))
+            context: Context(offset: 41, kind: 7),
+            attachment: MessageAttachment(key: Array("in-key".utf8), value: [1, 2, 3]))
         // An input without a key, its value lent as a buffer.
         let (second, secondInput) = (Array("second".utf8), [UInt8](repeating: 9, count: 300))
         try second.withUnsafeBytes { value in
-            try secondInput.withUnsafeBytes { inputValue in
+            try secondInput.withUnsafeBytes { attachedValue in
                 try producer.produce(
                     topic: "zone-changes", key: nil, value: value, tracker: tracker,
-                    context: Context(offset: 42, kind: 7), inputKey: nil, inputValue: inputValue)
+                    context: Context(offset: 42, kind: 7), attachedKey: nil, attachedValue: attachedValue)
             }
         }
         try producer.flush(timeoutMs: 10_000)
         let failures = tracker.takeFailures().sorted { $0.value.count > $1.value.count }
         #expect(tracker.inFlight == 0 && failures.count == 2)
         let failure = try #require(failures.first)
-        #expect(failure.input.key == Array("in-key".utf8) && failure.input.value == [1, 2, 3])
+        #expect(failure.attachment.key == Array("in-key".utf8) && failure.attachment.value == [1, 2, 3])
         let keyless = try #require(failures.last)
-        #expect(keyless.input.key == nil && keyless.input.value == [UInt8](repeating: 9, count: 300))
+        #expect(keyless.attachment.key == nil && keyless.attachment.value == [UInt8](repeating: 9, count: 300))
         #expect(keyless.context as? Context == Context(offset: 42, kind: 7) && keyless.key == nil)
         #expect(
             failure.topic == "zone-changes" && failure.value == Array("payload".utf8) && failure.key == Array("s1".utf8)

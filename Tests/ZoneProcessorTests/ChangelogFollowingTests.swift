@@ -7,7 +7,7 @@ import ZoneTestSupport
 
 @testable import ZoneProcessor
 
-/// The group table's changelog reader fetches only the partitions no worker of this instance
+/// The changelog follower fetches only the partitions no worker of this instance
 /// owns: an instance that owns every partition reads none of the changelog its workers write.
 /// A partition it releases is read from where its released state ends, one it never read from
 /// the start.
@@ -22,7 +22,8 @@ struct ChangelogFollowingTests {
         let producer = try KafkaProducer(configuration: configuration.kafka)
         for partition in Int32(0)..<4 { try Self.write("p\(partition)-a", partition: partition, producer) }
 
-        let table = GroupLiveTable()
+        let views = GroupLiveTable()
+        let table = ChangelogFollower(views: views)
         try table.start(
             configuration: configuration, profiles: ProfileTable(), revisions: { 1 }, metrics: ProcessorMetrics(),
             logger: Logger(label: "changelog-following-test"))
@@ -31,8 +32,8 @@ struct ChangelogFollowingTests {
 
         table.reserve([0, 1])
         #expect(table.following.followed == [2, 3])
-        Eventually.holds(within: 30, poll: 0.05) { Self.sessions(table) == ["p2-a", "p3-a"] }
-        #expect(Self.sessions(table) == ["p2-a", "p3-a"])
+        Eventually.holds(within: 30, poll: 0.05) { Self.sessions(views) == ["p2-a", "p3-a"] }
+        #expect(Self.sessions(views) == ["p2-a", "p3-a"])
 
         // Partition 1 released with its whole state, which reflects its first record: read
         // from the second on.
@@ -41,15 +42,15 @@ struct ChangelogFollowingTests {
         table.release([1], standbys: [1: standby])
         #expect(table.following.followed == [1, 2, 3])
         try Self.write("p1-b", partition: 1, producer)
-        Eventually.holds(within: 30, poll: 0.05) { table.session("p1-b") != nil }
-        #expect(table.session("p1-b") != nil)
-        #expect(table.session("p1-a") == nil, "a record the released state reflects is not read again")
+        Eventually.holds(within: 30, poll: 0.05) { views.session("p1-b") != nil }
+        #expect(views.session("p1-b") != nil)
+        #expect(views.session("p1-a") == nil, "a record the released state reflects is not read again")
 
         // Partition 0 released without its state: read from its start.
         table.release([0], standbys: [:])
         #expect(table.following.followed == [0, 1, 2, 3])
-        Eventually.holds(within: 30, poll: 0.05) { table.session("p0-a") != nil }
-        #expect(table.session("p0-a") != nil)
+        Eventually.holds(within: 30, poll: 0.05) { views.session("p0-a") != nil }
+        #expect(views.session("p0-a") != nil)
 
         // Owned again: no longer fetched.
         table.reserve([0, 2])

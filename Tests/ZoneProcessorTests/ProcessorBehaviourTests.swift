@@ -104,7 +104,7 @@ struct ProcessorBehaviourTests {
         var random = SplitMix64(seed: seed)
         var records: [(String, [UInt8])] = []
         var store = SessionStore()
-        var sink = RecordingSink()
+        var outputs = EngineOutputs()
         var decoder = WorkoutEventDecoder()
         for index in 0..<count {
             let id = "\(prefix)-\(index)"
@@ -119,11 +119,11 @@ struct ProcessorBehaviourTests {
             for value in values {
                 records.append((id, value))
                 if case .success(let decoded) = decoder.decode(value: value, key: Array(id.utf8)) {
-                    store.handle(decoded, wallMs: 0, profiles: { _ in nil }, sink: &sink)
+                    store.handle(decoded, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
                 }
             }
         }
-        return (records, Dictionary(uniqueKeysWithValues: sink.finished.map { ($0.session, $0) }))
+        return (records, Dictionary(uniqueKeysWithValues: outputs.finished.map { ($0.session, $0) }))
     }
 
     @Test(arguments: BrokerKind.selected)

@@ -4,7 +4,7 @@ public import ZoneEngine
 /// Times are seconds after `origin` unless given in milliseconds.
 public struct EngineHarness {
     public var store: SessionStore
-    public var sink = RecordingSink()
+    public var outputs = EngineOutputs()
     public var profiles: [String: PersonProfile] = [:]
     public var wallMs: Int64 = 0
     public let session: String
@@ -24,7 +24,7 @@ public struct EngineHarness {
     /// Sends at an absolute time in milliseconds.
     public mutating func send(_ body: WorkoutEvent.Body, atMs timestamp: Int64, session: String? = nil) {
         let event = WorkoutEvent(session: session ?? self.session, timestamp: timestamp, body: body)
-        store.handle(event, wallMs: wallMs, profiles: { [profiles] in profiles[$0] }, sink: &sink)
+        store.handle(event, wallMs: wallMs, profiles: { [profiles] in profiles[$0] }, outputs: &outputs)
     }
 
     public mutating func start(
@@ -46,10 +46,10 @@ public struct EngineHarness {
     @discardableResult
     public mutating func end(at seconds: Double) -> WorkoutSummary? {
         send(.sessionEnd, at: seconds)
-        return sink.finished.last
+        return outputs.finished.last
     }
 
-    public var rejectionReasons: [DeadLetterReason] { sink.rejections.map(\.reason) }
+    public var rejectionReasons: [DeadLetterReason] { outputs.rejections.map(\.reason) }
 
     public var live: WorkoutSession? { store.session(session) }
 }

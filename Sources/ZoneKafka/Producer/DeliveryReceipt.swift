@@ -1,35 +1,35 @@
 /// One produced message's delivery context, handed to librdkafka as the message opaque: its
-/// tracker, its user's context, its explicit partition, and the bytes of the input it was
-/// produced for (``MessageInput``), which follow the header in the same allocation.
+/// tracker, its user's context, its explicit partition, and the bytes its user attached to it
+/// (``MessageAttachment``), which follow the header in the same allocation.
 ///
-/// - Important: ownership. ``KafkaProducer/produce(to:key:value:tracker:partition:context:inputKey:inputValue:header:)``
+/// - Important: ownership. ``KafkaProducer/produce(to:key:value:tracker:partition:context:attachedKey:attachedValue:header:)``
 ///   passes it retained (`passRetained`) and exactly one of three places releases it: the
 ///   produce call itself when librdkafka refuses the message synchronously; the
 ///   delivery-report callback, for a refused message; or, for a delivered one, its tracker
 ///   (``DeliveryTracker/park(_:)``), on the thread that produces next with it or when the
 ///   tracker goes. It keeps its tracker alive until its delivery is reported.
 final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
-    /// A receipt copying `inputKey` and `inputValue`, which need only be valid during the call.
+    /// A receipt copying `attachedKey` and `attachedValue`, which need only be valid during the call.
     static func make(
-        tracker: DeliveryTracker, context: (any Sendable)?, partition: Int32?, inputKey: UnsafeRawBufferPointer?,
-        inputValue: UnsafeRawBufferPointer?
+        tracker: DeliveryTracker, context: (any Sendable)?, partition: Int32?, attachedKey: UnsafeRawBufferPointer?,
+        attachedValue: UnsafeRawBufferPointer?
     ) -> DeliveryReceipt {
-        let keyCount = inputKey?.count ?? 0
+        let keyCount = attachedKey?.count ?? 0
         // The header is made in the closure: one made before it was copied in (the tracker
         // retained, the context copied) and then destroyed, on every message.
-        let made = create(minimumCapacity: keyCount + (inputValue?.count ?? 0)) { _ in
+        let made = create(minimumCapacity: keyCount + (attachedValue?.count ?? 0)) { _ in
             DeliveryReceiptHeader(
-                tracker: tracker, context: context, partition: partition, inputKey: inputKey.map { 0..<$0.count },
-                inputValue: inputValue.map { keyCount..<(keyCount + $0.count) })
+                tracker: tracker, context: context, partition: partition, attachedKey: attachedKey.map { 0..<$0.count },
+                attachedValue: attachedValue.map { keyCount..<(keyCount + $0.count) })
         }
         // `create` returns the ManagedBuffer type; it is a DeliveryReceipt, as asked.
         let receipt = unsafeDowncast(made, to: DeliveryReceipt.self)
         receipt.withUnsafeMutablePointerToElements { elements in
-            if let inputKey, let base = inputKey.baseAddress {
-                UnsafeMutableRawPointer(elements).copyMemory(from: base, byteCount: inputKey.count)
+            if let attachedKey, let base = attachedKey.baseAddress {
+                UnsafeMutableRawPointer(elements).copyMemory(from: base, byteCount: attachedKey.count)
             }
-            if let inputValue, let base = inputValue.baseAddress {
-                UnsafeMutableRawPointer(elements + keyCount).copyMemory(from: base, byteCount: inputValue.count)
+            if let attachedValue, let base = attachedValue.baseAddress {
+                UnsafeMutableRawPointer(elements + keyCount).copyMemory(from: base, byteCount: attachedValue.count)
             }
         }
         return receipt
@@ -51,9 +51,9 @@ final class DeliveryReceipt: ManagedBuffer<DeliveryReceiptHeader, UInt8> {
         set { withUnsafeMutablePointerToHeader { $0.pointee.nextParked = newValue } }
     }
 
-    /// The input's bytes, copied out (only a refused message needs them).
-    var input: MessageInput {
-        MessageInput(key: bytes(header.inputKey), value: bytes(header.inputValue))
+    /// The attached bytes, copied out (only a refused message needs them).
+    var attachment: MessageAttachment {
+        MessageAttachment(key: bytes(header.attachedKey), value: bytes(header.attachedValue))
     }
 
     private func bytes(_ span: Range<Int>?) -> [UInt8]? {
@@ -69,8 +69,8 @@ struct DeliveryReceiptHeader {
     var tracker: DeliveryTracker?
     let context: (any Sendable)?
     let partition: Int32?
-    /// Where the input's key and value lie among the receipt's bytes; nil: it has none.
-    let inputKey: Range<Int>?
-    let inputValue: Range<Int>?
+    /// Where the attachment's key and value lie among the receipt's bytes; nil: it has none.
+    let attachedKey: Range<Int>?
+    let attachedValue: Range<Int>?
     var nextParked: UnsafeMutableRawPointer? = nil
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Counts one producer user's messages in flight, so it can tell when everything it
 /// produced so far has been delivered (at-least-once: commit input offsets only then), and
-/// keeps every message the broker refused so its user can retry it or dead-letter its input.
+/// keeps every message the broker refused so its user can retry it or answer it otherwise.
 ///
 /// Incremented by the producing thread, decremented by the delivery-report thread.
 public final class DeliveryTracker: Sendable {
@@ -91,7 +91,7 @@ public final class DeliveryTracker: Sendable {
 }
 
 /// A message the broker refused (or librdkafka gave up on), with everything needed to produce
-/// it again or to dead-letter the input it was produced for.
+/// it again or to answer it otherwise (with its context and attachment).
 public struct DeliveryFailure: Sendable {
     public let topic: String
     /// The partition it was produced to explicitly; nil when partitioned by key.
@@ -102,8 +102,8 @@ public struct DeliveryFailure: Sendable {
     /// What the producer's user attached to the message (``KafkaProducer/produce``), returned
     /// as given: whatever it needs to answer the refusal.
     public let context: (any Sendable)?
-    /// The input record the message was produced for, as given to ``KafkaProducer/produce``.
-    public let input: MessageInput
+    /// The bytes attached to the message, as given to ``KafkaProducer/produce``.
+    public let attachment: MessageAttachment
 
     /// Whether the broker refused the message for good (size, authorization, an invalid
     /// record or topic): producing it again cannot succeed. Anything else (timeouts, leader

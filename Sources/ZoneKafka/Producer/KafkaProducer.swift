@@ -44,7 +44,7 @@ public final class KafkaProducer: @unchecked Sendable {
         let handle: OpaquePointer?
     }
 
-    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:inputKey:inputValue:header:)``.
+    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:attachedKey:attachedValue:header:)``.
     public func topic(_ name: String) -> Topic {
         topics.withLockedValue { cache in
             if let handle = cache[name] { return Topic(name: name, handle: handle) }
@@ -55,26 +55,26 @@ public final class KafkaProducer: @unchecked Sendable {
     }
 
     /// Queues one record (copied), partitioned by key unless `partition` is given. Waits while
-    /// librdkafka's queue is full. `context`, and the input record's bytes (`inputKey` and
-    /// `inputValue`, copied), come back in a ``DeliveryFailure`` if the record is refused; a
+    /// librdkafka's queue is full. `context`, and the attached bytes (`attachedKey` and
+    /// `attachedValue`, copied), come back in a ``DeliveryFailure`` if the record is refused; a
     /// record refused here (too large, unknown topic) throws instead. `header`: one header to
     /// carry (the record is then queued by topic name).
     public func produce(
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, context: (any Sendable)? = nil, inputKey: UnsafeRawBufferPointer? = nil,
-        inputValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
+        partition: Int32? = nil, context: (any Sendable)? = nil, attachedKey: UnsafeRawBufferPointer? = nil,
+        attachedValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
         try produce(
             to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, context: context,
-            inputKey: inputKey, inputValue: inputValue, header: header)
+            attachedKey: attachedKey, attachedValue: attachedValue, header: header)
     }
 
-    /// ``produce(topic:key:value:tracker:partition:context:inputKey:inputValue:header:)`` to a topic
+    /// ``produce(topic:key:value:tracker:partition:context:attachedKey:attachedValue:header:)`` to a topic
     /// looked up before.
     public func produce(
         to topic: Topic, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, context: (any Sendable)? = nil, inputKey: UnsafeRawBufferPointer? = nil,
-        inputValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
+        partition: Int32? = nil, context: (any Sendable)? = nil, attachedKey: UnsafeRawBufferPointer? = nil,
+        attachedValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
         guard let handle = topic.handle else {
             throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic.name)")
@@ -82,7 +82,8 @@ public final class KafkaProducer: @unchecked Sendable {
         let receipt = tracker.map {
             Unmanaged.passRetained(
                 DeliveryReceipt.make(
-                    tracker: $0, context: context, partition: partition, inputKey: inputKey, inputValue: inputValue))
+                    tracker: $0, context: context, partition: partition, attachedKey: attachedKey,
+                    attachedValue: attachedValue))
         }
         tracker?.willProduce()
         while true {
@@ -113,14 +114,14 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Convenience for byte arrays.
     public func produce(
         topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil,
-        context: (any Sendable)? = nil, input: MessageInput = MessageInput(), header: KafkaHeader? = nil
+        context: (any Sendable)? = nil, attachment: MessageAttachment = MessageAttachment(), header: KafkaHeader? = nil
     ) throws(KafkaError) {
-        let record = MessageInput(key: key, value: value)
+        let record = MessageAttachment(key: key, value: value)
         try record.withBuffers { (key, value) throws(KafkaError) in
-            try input.withBuffers { (inputKey, inputValue) throws(KafkaError) in
+            try attachment.withBuffers { (attachedKey, attachedValue) throws(KafkaError) in
                 try produce(
                     topic: topic, key: key, value: value, tracker: tracker, partition: partition, context: context,
-                    inputKey: inputKey, inputValue: inputValue, header: header)
+                    attachedKey: attachedKey, attachedValue: attachedValue, header: header)
             }
         }
     }
@@ -168,6 +169,6 @@ private func deliveryReportCallback(
         key: bytes(message.pointee.key, message.pointee.key_len),
         value: bytes(message.pointee.payload, message.pointee.len) ?? [],
         error: KafkaError(error, operation: "delivering \(message.pointee.len) bytes to \(topic)"),
-        context: receipt.header.context, input: receipt.input)
+        context: receipt.header.context, attachment: receipt.attachment)
     tracker.reported(failure: failure)
 }

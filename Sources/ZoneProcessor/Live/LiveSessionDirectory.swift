@@ -13,7 +13,8 @@ public import ZoneEngine
 public final class LiveSessionDirectory: Sendable {
     private let slots: [Slot]
     private let revisions = Atomic<UInt64>(0)
-    /// Every live session of the group, when the processor reads it (``GroupLiveTable``).
+    /// The group's live sessions that no worker here owns, when the changelog follower feeds
+    /// them (``GroupLiveTable``).
     let group = GroupLiveTable()
 
     init(workers: Int) {
@@ -46,13 +47,6 @@ public final class LiveSessionDirectory: Sendable {
         guard slots.indices.contains(index) else { return }
         slots[index].table.withLockedValue { $0 = table }
     }
-
-    /// The group gave this instance `partitions`; the group table stops reading them.
-    func reserve(_ partitions: [Int32]) { group.reserve(partitions) }
-
-    /// A worker now owns `partition` and has published its restored sessions; the group table
-    /// stops keeping them.
-    func claim(partition: Int32) { group.claim(partition) }
 
     /// Worker `index` lost some partitions: its last views of their sessions (`handedOver`)
     /// move to the group table (so they stay visible until the new owner writes them), then

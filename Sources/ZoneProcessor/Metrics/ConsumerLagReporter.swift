@@ -10,7 +10,7 @@ import ZoneCodecs
 final class ConsumerLagReporter: Sendable {
     private let factory: any MetricsFactory
     /// Gauges by topic and partition; touched only on the statistics callback (every few seconds).
-    private let gauges = NIOLockedValueBox<[ConsumerLagReader.Lag: Gauge]>([:])
+    private let gauges = NIOLockedValueBox<[ClientStatistics.Lag: Gauge]>([:])
     /// The records this instance is behind, summed over its partitions, at the last report
     /// (for the progress line).
     let totalLag = Atomic<Int>(0)
@@ -21,7 +21,7 @@ final class ConsumerLagReporter: Sendable {
 
     /// Reads the lag of every assigned partition out of one statistics document.
     func report(statisticsJSON: String) {
-        let lags = ConsumerLagReader.lags(statisticsJSON)
+        let lags = ClientStatistics.lags(statisticsJSON)
         totalLag.store(lags.values.reduce(0) { $0 + Int(clamping: $1) }, ordering: .relaxed)
         gauges.withLockedValue { gauges in
             for (key, lag) in lags {

@@ -3,7 +3,7 @@ import ZoneKafka
 /// What the processor attaches to each message it produces and gets back when the broker
 /// refuses it: where the input the message was produced for lies, and what kind of message it
 /// is, which together decide the answer (a dead letter, or a dead letter in its minimal form).
-/// The input's bytes travel beside it, in the message's ``MessageInput``.
+/// The input's bytes travel beside it, in the message's ``MessageAttachment``.
 ///
 /// Sixteen bytes, held inline by the producer's `any Sendable`: attaching it allocates nothing.
 struct OutputContext: Sendable {
@@ -26,7 +26,18 @@ struct OutputContext: Sendable {
         }
     }
 
-    let kind: OutputSink.OutputKind
+    /// What a message is, which decides the answer when the broker refuses it for good.
+    enum Kind: UInt8 {
+        /// A zone change, a target change, a finished workout or a summary: its input is
+        /// dead-lettered as `output_rejected`.
+        case output = 0
+        /// A dead letter: sent again without the input's bytes.
+        case deadLetter = 1
+        /// A dead letter without the input's bytes: logged and counted.
+        case minimalDeadLetter = 2
+    }
+
+    let kind: Kind
     let inputTopic: InputTopic
     let inputPartition: Int32
     /// -1 when no input record produced the output (a session finished by its idle timeout).

@@ -4,7 +4,7 @@ import ZoneKafka
 /// output, so that the input can be dead-lettered as `output_rejected`.
 ///
 /// Nothing of it is made while outputs go out: its coordinates travel in each output's
-/// ``OutputContext`` and its bytes in the producer's receipt (``MessageInput``), which is the
+/// ``OutputContext`` and its bytes in the producer's receipt (``MessageAttachment``), which is the
 /// one allocation a message costs besides librdkafka's (a copied origin was one more per zone
 /// change, freed by the delivery-report thread).
 struct OutputOrigin: Sendable {
@@ -35,14 +35,14 @@ struct OutputOrigin: Sendable {
         guard let context = failure.context as? OutputContext else { return nil }
         self.init(
             context.inputTopic, of: topics, partition: context.inputPartition, offset: context.inputOffset,
-            key: failure.input.key, value: failure.input.value)
+            key: failure.attachment.key, value: failure.attachment.value)
     }
 
     /// The context of a message of `kind` produced for this input.
-    func context(_ kind: OutputSink.OutputKind) -> OutputContext {
+    func context(_ kind: OutputContext.Kind) -> OutputContext {
         OutputContext(kind: kind, inputTopic: source, inputPartition: partition, inputOffset: offset)
     }
 
     /// Its bytes, to produce with a message made for it.
-    var input: MessageInput { MessageInput(key: key, value: value) }
+    var attachment: MessageAttachment { MessageAttachment(key: key, value: value) }
 }

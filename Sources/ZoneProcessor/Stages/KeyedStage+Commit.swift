@@ -75,20 +75,7 @@ extension KeyedStage {
             try? producer.flush(timeoutMs: 10_000)
             let failures = tracker.takeFailures()
             if failures.isEmpty && tracker.inFlight == 0 { return true }
-            for failure in failures {
-                guard let origin = OutputOrigin(of: failure, topics: configuration.topics) else { continue }
-                if failure.isPermanent {
-                    refused(topic: failure.topic, error: failure.error, origin: origin)
-                } else {
-                    do {
-                        try producer.produce(
-                            topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                            partition: failure.partition, context: failure.context, input: failure.input)
-                    } catch {
-                        refused(topic: failure.topic, error: error, origin: origin)
-                    }
-                }
-            }
+            for failure in failures { deadLetters.resolve(failure, into: tracker) }
         }
         logger.warning(
             "stage outputs not delivered; their inputs stay uncommitted", metadata: ["stage": "\(aggregation.role)"])

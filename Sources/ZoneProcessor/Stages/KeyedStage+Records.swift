@@ -43,33 +43,18 @@ extension KeyedStage {
         do {
             try producer.produce(
                 topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition,
-                context: context, input: origin.input, header: header)
+                context: context, attachment: origin.attachment, header: header)
         } catch {
-            refused(topic: topic, error: error, origin: origin)
+            deadLetters.rejectOutput(topic: topic, size: value?.count ?? 0, error: error, origin: origin, into: tracker)
         }
+    }
+
+    /// The workers' answer to what cannot go out as it is, for the stage's records.
+    var deadLetters: DeadLetterPolicy {
+        DeadLetterPolicy(producer: producer, topics: configuration.topics, metrics: metrics, logger: logger)
     }
 
     func deadLetter(_ rejection: Rejection, origin: OutputOrigin) {
-        let record = OutputEncoder.deadLetter(
-            rejection, topic: origin.topic, partition: origin.partition, offset: origin.offset, key: origin.key,
-            value: origin.value)
-        do {
-            try producer.produce(
-                topic: configuration.topics.deadLetters, key: record.key, value: record.value, tracker: tracker)
-        } catch {
-            logger.error(
-                "dead letter refused; the record stays at its offset",
-                metadata: [
-                    "topic": "\(origin.topic)", "partition": .stringConvertible(origin.partition),
-                    "offset": .stringConvertible(origin.offset), "error": "\(error.message)",
-                ])
-        }
-    }
-
-    /// An output refused for good: its input is dead-lettered as `output_rejected`.
-    func refused(topic: String, error: KafkaError, origin: OutputOrigin) {
-        deadLetter(
-            Rejection(.outputRejected, "\(topic) refused the record: \(error.message) (code \(error.code))"),
-            origin: origin)
+        deadLetters.reject(rejection, origin: origin, into: tracker)
     }
 }

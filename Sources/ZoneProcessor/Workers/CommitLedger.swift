@@ -69,3 +69,30 @@ struct CommitLedger {
         epochs[index].changelogRefused = refused
     }
 }
+
+/// One commit interval's work on its way to being committed (at-least-once), in three steps
+/// kept by ``CommitLedger``: its outputs (zone changes, finished workouts, dead letters) all
+/// delivered or answered (produced again after a retriable error, or their input
+/// dead-lettered as `output_rejected` after a permanent one); then its changelog records,
+/// encoded at the seal so nothing applied later leaks into them; then its input offsets.
+/// A crash anywhere replays the uncommitted records against the last delivered changelog
+/// state, so outputs repeat (identical) rather than go missing (docs/explanation/guarantees.md).
+struct CommitEpoch {
+    /// The outputs produced while the epoch was open.
+    let outputs: DeliveryTracker
+    /// The next offset of each partition with progress, as applied at the seal.
+    var offsets: [Int32: Int64]
+    /// The changelog records of the state at the seal, produced once the outputs are settled.
+    var changelog: [ChangelogWrite]
+    /// The changelog records' tracker, once they are produced.
+    var changelogTracker: DeliveryTracker?
+    /// Partitions whose changelog records could not even be queued.
+    var changelogRefused: Set<Int32> = []
+}
+
+/// One changelog record: a session's state, a finished marker or a tombstone (nil value).
+struct ChangelogWrite {
+    let partition: Int32
+    let key: String
+    let value: [UInt8]?
+}

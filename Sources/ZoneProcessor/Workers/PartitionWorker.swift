@@ -8,7 +8,7 @@ import ZoneKafka
 
 /// A named thread that owns some partitions of `workout-events` and every session in them.
 ///
-/// Shared-nothing: the sessions, the decoder and the output sink live on this thread only;
+/// Shared-nothing: the sessions, the decoder and the output producer live on this thread only;
 /// other threads talk to it through the mailbox (assignments, revocations, stop), never per
 /// record. Records arrive in its own librdkafka queue, into which its partitions are forwarded.
 final class PartitionWorker: Sendable {
@@ -60,6 +60,8 @@ struct WorkerContext: Sendable {
     let metrics: ProcessorMetrics
     /// Where workers publish their sessions' live state for queries.
     let directory: LiveSessionDirectory
+    /// Keeps the warm standbys a newly assigned partition starts from.
+    let changelogFollower: ChangelogFollower
     /// The instance's cap on live sessions, shared by its workers.
     let budget: SessionBudget
     let logger: Logger

@@ -4,40 +4,15 @@ import Logging
 import ZoneEngine
 import ZoneKafka
 
-/// One commit interval's work on its way to being committed (at-least-once), in three steps
-/// kept by ``CommitLedger``: its outputs (zone changes, finished workouts, dead letters) all
-/// delivered or answered (produced again after a retriable error, or their input
-/// dead-lettered as `output_rejected` after a permanent one); then its changelog records,
-/// encoded at the seal so nothing applied later leaks into them; then its input offsets.
-/// A crash anywhere replays the uncommitted records against the last delivered changelog
-/// state, so outputs repeat (identical) rather than go missing (docs/explanation/guarantees.md).
-struct CommitEpoch {
-    /// The outputs produced while the epoch was open.
-    let outputs: DeliveryTracker
-    /// The next offset of each partition with progress, as applied at the seal.
-    var offsets: [Int32: Int64]
-    /// The changelog records of the state at the seal, produced once the outputs are settled.
-    var changelog: [ChangelogWrite]
-    /// The changelog records' tracker, once they are produced.
-    var changelogTracker: DeliveryTracker?
-    /// Partitions whose changelog records could not even be queued.
-    var changelogRefused: Set<Int32> = []
-}
-
-/// One changelog record: a session's state, a finished marker or a tombstone (nil value).
-struct ChangelogWrite {
-    let partition: Int32
-    let key: String
-    let value: [UInt8]?
-}
-
 extension WorkerLoop {
     /// Ends the current commit epoch: the offsets applied so far, the state they produced
     /// (encoded now, written once the epoch's outputs are delivered) and the outputs' tracker.
     mutating func sealEpoch() {
         context.metrics.workers.recordDeliveries()
-        sink.releaseStageCopies()
-        let changelog = changelogWrites()
+        output.releaseStageCopies()
+        let drained = drainChanges()
+        publishLiveViews(drained)
+        let changelog = changelogWrites(drained)
         updateLiveSessions()
         if transactions != nil { return commitTransaction(changelog: changelog) }
         let changed = Set(changelog.map(\.partition))
@@ -47,8 +22,7 @@ extension WorkerLoop {
         }
         guard !offsets.isEmpty else { return }
         for (partition, offset) in offsets { partitions[partition]?.committedOffset = offset }
-        ledger.seal(CommitEpoch(outputs: sink.tracker, offsets: offsets, changelog: changelog))
-        sink.tracker = DeliveryTracker(latency: context.metrics.workers.deliveries)
+        ledger.seal(CommitEpoch(outputs: output.takeTracker(), offsets: offsets, changelog: changelog))
     }
 
     /// Carries out the ledger's steps until it waits for deliveries. `waiting`: keep going
@@ -84,7 +58,7 @@ extension WorkerLoop {
             case .wait:
                 return
             case .answer(let failures, let tracker):
-                for failure in failures { sink.resolve(failure, into: tracker) }
+                for failure in failures { output.deadLetters.resolve(failure, into: tracker) }
             case .writeChangelog(let epoch, let writes):
                 let (tracker, refused) = produceChangelog(writes)
                 ledger.changelogProduced(epoch: epoch, tracker: tracker, refused: refused)
@@ -113,7 +87,7 @@ extension WorkerLoop {
         let owner = context.configuration.stateOwner.header
         for write in writes {
             do {
-                try sink.producer.produce(
+                try output.producer.produce(
                     topic: topic, key: Array(write.key.utf8), value: write.value, tracker: tracker,
                     partition: write.partition, header: owner)
             } catch {
@@ -141,19 +115,27 @@ extension WorkerLoop {
         }
     }
 
-    /// What changed in each partition since the last epoch, as changelog records (all of a
-    /// partition's state when an earlier write of it was lost). Also refreshes the live views.
-    mutating func changelogWrites() -> [ChangelogWrite] {
-        var writes: [ChangelogWrite] = []
-        var published = false
+    /// Takes what changed in each partition since the last seal: all of a partition's state
+    /// when an earlier changelog write of it was lost.
+    mutating func drainChanges() -> [PartitionChanges] {
+        var drained: [PartitionChanges] = []
         for partition in Array(partitions.keys) {
             let rewrite = changelogRewrites.remove(partition) != nil
             guard
                 let changes = rewrite
-                    ? partitions[partition]?.store.drainEverything() : partitions[partition]?.store.drainChanges(),
-                let state = partitions[partition]
+                    ? partitions[partition]?.store.drainEverything() : partitions[partition]?.store.drainChanges()
             else { continue }
-            published = updateLiveViews(changes, partition: partition) || published
+            drained.append(PartitionChanges(partition: partition, changes: changes))
+        }
+        return drained
+    }
+
+    /// The changelog records of the drained changes: a session's state, a finished marker
+    /// with its tombstone, or a forgotten marker's tombstone.
+    func changelogWrites(_ drained: [PartitionChanges]) -> [ChangelogWrite] {
+        var writes: [ChangelogWrite] = []
+        for (partition, changes) in drained.map({ ($0.partition, $0.changes) }) {
+            guard let state = partitions[partition] else { continue }
             for (id, wallMs) in changes.finished {
                 writes.append(ChangelogWrite(partition: partition, key: id, value: nil))
                 let marker = ChangelogRecord.encodeFinished(wallMs: wallMs, appliedThrough: state.appliedThrough(id))
@@ -169,7 +151,12 @@ extension WorkerLoop {
                 writes.append(ChangelogWrite(partition: partition, key: session.id, value: value))
             }
         }
-        if published { context.directory.publish(worker: worker.index, liveViews) }
         return writes
     }
+}
+
+/// What changed in one partition's store since the last seal.
+struct PartitionChanges {
+    let partition: Int32
+    let changes: (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String])
 }

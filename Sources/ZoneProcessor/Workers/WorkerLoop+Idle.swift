@@ -15,8 +15,8 @@ extension WorkerLoop {
                     to: now, caughtUp: caughtUp, stallMs: Self.stallMs, graceMs: graceMs) == true,
                 let time = partitions[partition]?.idleClock.time(at: now)
             else { continue }
-            sink.beginWithoutRecord(partition: partition)
-            partitions[partition]?.store.expire(wallMs: time, sink: &sink)
+            partitions[partition]?.store.expire(wallMs: time, outputs: &outputs)
+            produceOutputs(of: .none(partition: partition))
         }
         updateLiveSessions()
     }

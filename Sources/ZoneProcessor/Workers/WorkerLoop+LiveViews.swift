@@ -2,9 +2,19 @@ import ZoneEngine
 
 /// Publishing the worker's sessions to the session directory (when `publishesLiveSessions`).
 extension WorkerLoop {
-    /// Applies one partition's changes since the last commit interval to `liveViews`;
-    /// true when anything changed.
-    mutating func updateLiveViews(
+    /// Applies the partitions' changes since the last seal to `liveViews` and publishes them
+    /// when anything changed.
+    mutating func publishLiveViews(_ drained: [PartitionChanges]) {
+        var changed = false
+        for partition in drained {
+            changed = updateLiveViews(partition.changes, partition: partition.partition) || changed
+        }
+        if changed { context.directory.publish(worker: worker.index, liveViews) }
+    }
+
+    /// Applies one partition's changes since the last seal to `liveViews`; true when anything
+    /// changed.
+    private mutating func updateLiveViews(
         _ changes: (updated: [WorkoutSession], finished: [(id: String, wallMs: Int64)], forgotten: [String]),
         partition: Int32
     ) -> Bool {
@@ -19,19 +29,16 @@ extension WorkerLoop {
         return true
     }
 
-    /// Publishes sessions restored with a newly assigned partition, which the group table then
-    /// stops keeping.
+    /// Publishes sessions restored with a newly assigned partition (the changelog follower then
+    /// stops feeding them to the group table).
     mutating func publishRestored(_ sessions: [WorkoutSession], partition: Int32) {
-        guard context.configuration.publishesLiveSessions else { return }
-        if !sessions.isEmpty {
-            let revision = context.directory.nextRevision()
-            for session in sessions {
-                liveViews[session.id] = LiveSessionEntry(
-                    session, profiles: context.profiles, revision: revision, partition: partition)
-            }
-            context.directory.publish(worker: worker.index, liveViews)
+        guard context.configuration.publishesLiveSessions, !sessions.isEmpty else { return }
+        let revision = context.directory.nextRevision()
+        for session in sessions {
+            liveViews[session.id] = LiveSessionEntry(
+                session, profiles: context.profiles, revision: revision, partition: partition)
         }
-        context.directory.claim(partition: partition)
+        context.directory.publish(worker: worker.index, liveViews)
     }
 
     /// Withdraws the sessions of revoked partitions, handing them to the group table; at a

@@ -22,7 +22,7 @@ extension WorkerLoop {
         guard !context.isStopping() else { return nil }
         var state = PartitionState(settings: context.configuration.engine, wallMs: WallClock.nowMs())
         let started = DispatchTime.now().uptimeNanoseconds
-        let standby = context.directory.group.takeStandby(partition)
+        let standby = context.changelogFollower.takeStandby(partition)
         var restored = standby?.restored ?? ChangelogRestorer.Restored()
         if let standby { state.store = standby.store }
         let standbySessions = state.store.liveCount

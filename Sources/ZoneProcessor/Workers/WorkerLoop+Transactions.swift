@@ -25,7 +25,7 @@ extension WorkerLoop {
             do {
                 try producer.produce(
                     topic: context.configuration.topics.changelog, key: Array(write.key.utf8), value: write.value,
-                    tracker: sink.tracker, partition: write.partition, header: owner)
+                    tracker: output.tracker, partition: write.partition, header: owner)
             } catch {
                 return fail(ProcessorError(.writingChangelog, partition: write.partition, reason: "\(error)"))
             }
@@ -36,7 +36,7 @@ extension WorkerLoop {
         for (partition, state) in partitions where state.hasUncommittedProgress {
             offsets.append(TopicPartition(topic: topic, partition: partition, offset: state.nextOffset))
         }
-        let produced = sink.tracker.inFlight + sink.tracker.deliveredCount + sink.tracker.failedCount
+        let produced = output.tracker.inFlight + output.tracker.deliveredCount + output.tracker.failedCount
         guard !offsets.isEmpty || produced > 0 else { return }
         let started = DispatchTime.now().uptimeNanoseconds
         do {
@@ -44,7 +44,7 @@ extension WorkerLoop {
             try producer.commitTransaction()
             for offset in offsets { partitions[offset.partition]?.committedOffset = offset.offset }
             context.metrics.countCommit(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
-            sink.tracker = DeliveryTracker(latency: context.metrics.workers.deliveries)
+            _ = output.takeTracker()
             try producer.beginTransaction()
         } catch {
             if error.failure == .abortRequired { try? producer.abortTransaction() }

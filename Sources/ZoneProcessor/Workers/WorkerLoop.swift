@@ -18,7 +18,10 @@ struct WorkerLoop {
     /// place that adds or removes partitions (which moves indices).
     var lastPartition: (id: Int32, index: Dictionary<Int32, PartitionState>.Index)?
     var decoder: WorkoutEventDecoder
-    var sink: OutputSink
+    /// Encodes and produces what the engine returns.
+    var output: OutputProducer
+    /// The engine's outputs for the record being applied; emptied after each (its capacity kept).
+    var outputs = EngineOutputs()
     var stopped = false
     var failed = false
     var nextCommitMs: Int64
@@ -34,8 +37,7 @@ struct WorkerLoop {
     /// "commit failed; will retry", at most once per 10 s with the count of the others.
     var commitFailures = RepeatedWarning("commit failed; will retry")
     /// Counted locally, published once per batch.
-    var recordsCounted = 0
-    var samplesCounted = 0
+    var counts = BatchCounts()
     /// When the current batch's first record reached the worker (uptime ns; 0: none yet).
     var batchStartedNs: UInt64 = 0
     /// Reads the changelog on assignment; created with the first one.
@@ -65,10 +67,10 @@ struct WorkerLoop {
             }
         }
         transactions = producer !== context.producer ? producer : nil
-        sink = OutputSink(
-            producer: producer, topics: context.configuration.topics,
-            tracker: DeliveryTracker(latency: context.metrics.workers.deliveries),
-            metrics: context.metrics, budget: context.budget, logger: context.logger)
+        let deliveries = context.metrics.workers.deliveries
+        output = OutputProducer(
+            producer: producer, topics: context.configuration.topics, metrics: context.metrics,
+            logger: context.logger, newTracker: { DeliveryTracker(latency: deliveries) })
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
             readers: context.tableReaders, client: context.consumer, waitMs: context.configuration.joinWaitMs,
@@ -79,36 +81,51 @@ struct WorkerLoop {
         if let startFailure { fail(startFailure) }
     }
 
+    /// The worker's loop: take commands (assignments, revocations, a stop), consume a batch,
+    /// apply each record and produce its outputs, seal the commit epoch when it is due, and
+    /// advance the sealed epochs' commits.
     mutating func run() {
         while !stopped {
             handleCommands()
             if stopped { break }
-            let profiles = context.profiles
-            batchWallMs = WallClock.nowMs()
-            // Poll briefly while outputs await delivery, so their offsets are committed promptly.
-            let timeoutMs = ledger.isEmpty ? Self.idlePollMs : 5
-            join.batchTaken()
-            let consumed = worker.queue.consumeBatch(timeoutMs: timeoutMs) { record in
-                process(record, profiles: profiles)
-            }
+            let (consumed, pollMs) = applyBatch()
             publishCounts()
-            // Idle for a whole long poll: commit what was applied now rather than at the next
-            // interval, so a rebalance or a crash during a lull replays nothing. Not after a
-            // brief poll: a backlog's queue runs dry between fetch responses many times a
-            // second, and sealing each time wrote every touched session to the changelog again
-            // (over ten times a second per session while catching up).
-            if consumed == 0 && timeoutMs == Self.idlePollMs { sealEpoch() }
-            let now = WallClock.nowMs()
-            if now >= nextExpiryMs {
-                expireIdleSessions(now: now)
-                nextExpiryMs = now + 1000
-            }
-            if now >= nextCommitMs {
-                sealEpoch()
-                nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
-            }
+            sealIfDue(consumed: consumed, pollMs: pollMs)
             advanceEpochs(waiting: false)
             transactions?.pollDeliveryReports(timeoutMs: 0)
+        }
+    }
+
+    /// Consumes one batch and applies each record (``process(_:profiles:)``); returns how many
+    /// records came and how long the poll could wait.
+    private mutating func applyBatch() -> (consumed: Int, pollMs: Int32) {
+        let profiles = context.profiles
+        batchWallMs = WallClock.nowMs()
+        // Poll briefly while outputs await delivery, so their offsets are committed promptly.
+        let timeoutMs = ledger.isEmpty ? Self.idlePollMs : 5
+        join.batchTaken()
+        let consumed = worker.queue.consumeBatch(timeoutMs: timeoutMs) { record in
+            process(record, profiles: profiles)
+        }
+        return (consumed, timeoutMs)
+    }
+
+    /// Ends idle sessions and seals the commit epoch when their times come.
+    private mutating func sealIfDue(consumed: Int, pollMs: Int32) {
+        // Idle for a whole long poll: commit what was applied now rather than at the next
+        // interval, so a rebalance or a crash during a lull replays nothing. Not after a
+        // brief poll: a backlog's queue runs dry between fetch responses many times a
+        // second, and sealing each time wrote every touched session to the changelog again
+        // (over ten times a second per session while catching up).
+        if consumed == 0 && pollMs == Self.idlePollMs { sealEpoch() }
+        let now = WallClock.nowMs()
+        if now >= nextExpiryMs {
+            expireIdleSessions(now: now)
+            nextExpiryMs = now + 1000
+        }
+        if now >= nextCommitMs {
+            sealEpoch()
+            nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
         }
     }
 
@@ -116,56 +133,17 @@ struct WorkerLoop {
     /// with none is a lull.
     static let idlePollMs: Int32 = 100
 
-    mutating func handleCommands() {
-        lastPartition = nil
-        for command in worker.takeCommands() {
-            switch command {
-            case .assign(let assigned):
-                for partition in assigned {
-                    defer { context.metrics.restoring(-1) }
-                    guard partitions[partition] == nil, !failed, let state = restoredState(partition) else {
-                        continue
-                    }
-                    partitions[partition] = state
-                    publishRestored(state.store.sessions, partition: partition)
-                }
-                updateLiveSessions()
-            case .revoke(let revoked, let done):
-                sealEpoch()
-                advanceEpochs(waiting: true)
-                var standbys: [Int32: StandbyPartitions.Partition] = [:]
-                for partition in revoked {
-                    context.budget.release(partitions[partition]?.store.liveCount ?? 0)
-                    if let state = partitions.removeValue(forKey: partition) {
-                        standbys[partition] = standby(releasing: partition, state)
-                    }
-                    unacknowledgedOffsets[partition] = nil
-                    changelogRewrites.remove(partition)
-                }
-                unpublish(partitions: Set(revoked))
-                context.directory.group.release(Set(revoked), standbys: standbys)
-                updateLiveSessions()
-                done.signal()
-            case .stop(let done):
-                sealEpoch()
-                advanceEpochs(waiting: true)
-                context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
-                partitions.removeAll()
-                unpublish(partitions: nil)
-                updateLiveSessions()
-                stopped = true
-                done.signal()
-            }
-        }
-    }
-
-    /// The per-record path: the record's partition state is looked up once and changed in place.
+    /// The per-record path: the record's partition state is looked up once and changed in place;
+    /// the engine's outputs are then produced (``produceOutputs(of:)``).
     mutating func process(_ record: KafkaRecord, profiles: ProfileTable) {
         guard !failed, record.error == nil else { return }
         if batchStartedNs == 0 { batchStartedNs = DispatchTime.now().uptimeNanoseconds }
         let partition = record.partition
         var found = lastPartition?.id == partition ? lastPartition?.index : partitions.index(forKey: partition)
         if found == nil {
+            // A partition assigned while this batch was fetched: its restore runs now, before
+            // its first record is applied (librdkafka hands records over before the worker has
+            // read the assignment).
             handleCommands()
             found = partitions.index(forKey: partition)
         }
@@ -175,13 +153,12 @@ struct WorkerLoop {
         let offset = record.offset
         // A record delivered again (same partition and offset) changes nothing.
         guard !partitions.values[slot].hasApplied(offset: offset) else { return }
-        recordsCounted += 1
-        sink.begin(partition: partition, offset: offset, key: record.key, value: record.value)
+        counts.records += 1
         let wallMs = partitions.values[slot].idleTime(at: batchWallMs)
         switch decoder.decode(value: record.value, key: record.key, recordTimestampMs: record.timestampMs) {
         case .success(let event):
             if partitions.values[slot].wasAppliedBeforeRestore(event.session, offset: offset) { break }
-            if case .sample = event.body { samplesCounted += 1 }
+            if case .sample = event.body { counts.samples += 1 }
             partitions.values[slot].store.handle(
                 event, wallMs: wallMs,
                 profiles: { [join] person in
@@ -191,11 +168,22 @@ struct WorkerLoop {
                 classPlans: { [join, context] sessionClass in
                     join.beforeLookup()
                     return context.classPlans.plan(for: sessionClass)
-                }, sink: &sink)
+                }, admit: { [budget = context.budget] _ in budget.tryAdmit() }, outputs: &outputs)
         case .failure(let rejection):
-            sink.rejected(rejection)
+            outputs.reject(rejection)
         }
         partitions.values[slot].nextOffset = offset + 1
+        produceOutputs(of: InputRecord(partition: partition, offset: offset, key: record.key, value: record.value))
+    }
+
+    /// Produces the engine's outputs for `input`, counts them, and frees a place under the
+    /// live-session cap for each finished workout.
+    mutating func produceOutputs(of input: InputRecord) {
+        guard !outputs.isEmpty else { return }
+        let finished = counts.count(outputs)
+        if finished > 0 { context.budget.release(finished) }
+        output.produce(outputs, of: input)
+        outputs.removeAll()
     }
 
     mutating func publishCounts() {
@@ -203,21 +191,19 @@ struct WorkerLoop {
             context.metrics.recordBatch(nanoseconds: DispatchTime.now().uptimeNanoseconds - batchStartedNs)
             batchStartedNs = 0
         }
-        if sink.oldestZoneChangeTs != .max {
-            context.metrics.recordSampleAge(milliseconds: WallClock.nowMs() - sink.oldestZoneChangeTs)
-            sink.oldestZoneChangeTs = .max
+        if counts.oldestZoneChangeTs != .max {
+            context.metrics.recordSampleAge(milliseconds: WallClock.nowMs() - counts.oldestZoneChangeTs)
+            counts.oldestZoneChangeTs = .max
         }
-        guard recordsCounted > 0 else { return }
-        context.metrics.countRecords(recordsCounted, samples: samplesCounted)
-        if sink.zoneChangeCount > 0 { context.metrics.countZoneChanges(sink.zoneChangeCount) }
+        guard counts.records > 0 else { return }
+        context.metrics.countRecords(counts.records, samples: counts.samples)
+        if counts.zoneChanges > 0 { context.metrics.countZoneChanges(counts.zoneChanges) }
         for partition in Array(partitions.keys) {
             if let quality = partitions[partition]?.store.takeSampleQuality() {
                 context.metrics.countSampleQuality(quality)
             }
         }
-        recordsCounted = 0
-        samplesCounted = 0
-        sink.zoneChangeCount = 0
+        counts = BatchCounts()
     }
 
     /// Publishes this worker's live-session count (the processor sums the workers').

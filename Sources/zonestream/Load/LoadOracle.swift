@@ -13,7 +13,7 @@ struct LoadOracle {
     /// Days in the gym's local time (`class_day_offset_minutes`) of the processor checked.
     let classDayOffsetMinutes: Int
     private var store: SessionStore
-    private var sink = RecordingSink()
+    private var outputs = EngineOutputs()
 
     init(settings: EngineSettings, classDayOffsetMinutes: Int = 0) {
         store = SessionStore(settings: settings)
@@ -36,14 +36,14 @@ struct LoadOracle {
         guard case .success(let event) = decoder.decode(value: Array(value.utf8), key: Array(key.utf8)) else { return }
         let profiles = profiles
         let classPlans = classPlans
-        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, sink: &sink)
+        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &outputs)
     }
 
     /// The expected `zone_change` events by event_id, as JSON objects.
     func expectedZoneChanges() -> [String: Any] {
         var writer = ZoneChangeWriter()
         var expected: [String: Any] = [:]
-        for output in sink.outputs {
+        for output in outputs.all {
             guard case .zoneChange(let change, let session, let person, let configuration) = output else { continue }
             let bytes = Data(writer.write(change, session: session, person: person, configuration: configuration))
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
@@ -58,7 +58,7 @@ struct LoadOracle {
     func expectedTargetChanges() -> [String: Any] {
         var writer = TargetChangeWriter()
         var expected: [String: Any] = [:]
-        for output in sink.outputs {
+        for output in outputs.all {
             guard case .targetChange(let change, let session, let person, let sessionClass) = output else { continue }
             let bytes = Data(writer.write(change, session: session, person: person, sessionClass: sessionClass))
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
@@ -74,7 +74,7 @@ struct LoadOracle {
     func expectedClassSummaries() -> [String: SummaryTally.Expectation] {
         var days: [String: ClassDayLog] = [:]
         var latest: [String: (summary: ClassSummary, workouts: Int)] = [:]
-        for workout in sink.finished {
+        for workout in outputs.finished {
             guard let sessionClass = workout.sessionClass else { continue }
             var day = days[sessionClass] ?? ClassDayLog(sessionClass: sessionClass)
             if let summary = day.count(ClassWorkout(workout), offsetMinutes: classDayOffsetMinutes) {
@@ -94,7 +94,7 @@ struct LoadOracle {
     func expectedPersonSummaries() -> [String: SummaryTally.Expectation] {
         var logs: [String: PersonTrainingLog] = [:]
         var latest: [String: (summary: PersonSummary, workouts: Int)] = [:]
-        for workout in sink.finished {
+        for workout in outputs.finished {
             guard let person = workout.person else { continue }
             var log = logs[person] ?? PersonTrainingLog(person: person)
             let summary = log.count(CountedWorkout(workout))
@@ -112,7 +112,7 @@ struct LoadOracle {
     /// The expected `workout_finished` events by session id, as JSON objects.
     func expectedFinished() -> [String: Any] {
         var expected: [String: Any] = [:]
-        for summary in sink.finished {
+        for summary in outputs.finished {
             expected[summary.session] = try? JSONSerialization.jsonObject(
                 with: Data(OutputEncoder.workoutFinished(summary)))
         }

@@ -55,39 +55,32 @@ let benchmarks: @Sendable () -> Void = {
     ] {
         Benchmark(name, configuration: configuration) { benchmark in
             var store = SessionStore(settings: settings)
-            var sink = RecordingSink()
+            var outputs = EngineOutputs()
             let ids = (0..<1000).map { "s\($0)" }
             for id in ids {
                 let start = SessionStartRequest(person: "p", plan: planned ? plan : nil)
                 store.handle(
                     WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(start)),
-                    wallMs: 0, profiles: { _ in profile }, sink: &sink)
+                    wallMs: 0, profiles: { _ in profile }, outputs: &outputs)
             }
-            var sinkCounter = CountingSink()
+            outputs.removeAll()
+            // The outputs read and emptied after each sample that produced any, as a worker does
+            // after each record.
+            var changes = 0
             var timestamp: Int64 = 0
             benchmark.startMeasurement()
             for index in benchmark.scaledIterations {
                 if index % 1000 == 0 { timestamp += 1000 }
                 let reading = steady ? readings[Int(timestamp / 1000) & 1023] : readings[index & 1023]
                 store.applySample(
-                    ids[index % 1000], quantity, at: timestamp, value: reading, wallMs: 0, sink: &sinkCounter)
+                    ids[index % 1000], quantity, at: timestamp, value: reading, wallMs: 0, outputs: &outputs)
+                if !outputs.isEmpty {
+                    changes &+= outputs.all.count
+                    outputs.removeAll()
+                }
             }
             benchmark.stopMeasurement()
-            blackHole(sinkCounter.changes)
+            blackHole(changes)
         }
     }
-}
-
-/// Counts outputs without keeping them, so the benchmark measures the engine alone.
-struct CountingSink: SessionEventSink {
-    var changes = 0
-    mutating func zoneChanged(_ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
-    {
-        changes += 1
-    }
-    mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
-        changes += 1
-    }
-    mutating func workoutFinished(_ summary: WorkoutSummary) {}
-    mutating func rejected(_ rejection: Rejection) {}
 }

@@ -2,10 +2,10 @@ import Logging
 import NIOConcurrencyHelpers
 import ZoneKafka
 
-/// Which partitions of the changelog the group table's reader fetches: only those no worker
-/// of this instance owns. The reader used to fetch every partition and skip its own
-/// instance's records after fetching them, so an instance that owned every partition read the
-/// whole changelog its workers wrote a second time, for nothing.
+/// Which partitions of the changelog the changelog follower fetches: only those no worker
+/// of this instance owns. Fetching every partition and skipping its own instance's records
+/// would make an instance that owns every partition read the whole changelog its workers
+/// wrote a second time, for nothing.
 ///
 /// The set changes with each assignment and release, from the rebalance callback's thread and
 /// the workers'; one lock orders the changes, and the librdkafka calls are made under it so
@@ -14,7 +14,7 @@ final class ChangelogFollowing: Sendable {
     private struct State {
         var consumer: KafkaConsumer?
         var topic = ""
-        var logger = Logger(label: "zonestream.group-live")
+        var logger = Logger(label: "zonestream.changelog-follower")
         var followed: Set<Int32> = []
     }
     private let state = NIOLockedValueBox(State())

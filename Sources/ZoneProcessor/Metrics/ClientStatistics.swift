@@ -1,15 +1,17 @@
 import CJansson
 
-/// Reads consumer lag out of librdkafka's statistics JSON (every `statistics.interval.ms`):
-/// `topics.<topic>.partitions.<n>.consumer_lag` for partitions being fetched. librdkafka
-/// reports -1 while it does not know, and keeps an internal partition -1: both are skipped.
-package enum ConsumerLagReader {
-    package struct Lag: Hashable, Sendable {
-        package let topic: String
-        package let partition: Int32
+/// Reads what the processor uses of librdkafka's statistics JSON (every
+/// `statistics.interval.ms`): each fetched partition's consumer lag, and whether any broker is
+/// connected.
+enum ClientStatistics {
+    struct Lag: Hashable, Sendable {
+        let topic: String
+        let partition: Int32
     }
 
-    package static func lags(_ json: String) -> [Lag: Int64] {
+    /// `topics.<topic>.partitions.<n>.consumer_lag` for partitions being fetched. librdkafka
+    /// reports -1 while it does not know, and keeps an internal partition -1: both are skipped.
+    static func lags(_ json: String) -> [Lag: Int64] {
         guard let root = json_loads(json, 0, nil) else { return [:] }
         defer { json_decref(root) }
         var lags: [Lag: Int64] = [:]
@@ -29,7 +31,7 @@ package enum ConsumerLagReader {
 
     /// Whether any broker the client knows is connected (`brokers.<name>.state` is `UP`), or
     /// nil when the document lists no broker.
-    package static func anyBrokerUp(_ json: String) -> Bool? {
+    static func anyBrokerUp(_ json: String) -> Bool? {
         guard let root = json_loads(json, 0, nil) else { return nil }
         defer { json_decref(root) }
         guard let brokers = json_object_get(root, "brokers") else { return nil }

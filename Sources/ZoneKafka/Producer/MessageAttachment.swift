@@ -1,17 +1,17 @@
-/// The key and value of the input record a message was produced for (consume, transform,
-/// produce), kept with the message until its delivery is reported and handed back in its
-/// ``DeliveryFailure``: a refused message's user can then dead-letter the input, which is long
-/// gone from the consumer by then.
+/// Bytes a caller attaches to a message, in two parts of its choosing (a key and a value),
+/// kept with the message until its delivery is reported and handed back in its
+/// ``DeliveryFailure``. A consume-transform-produce caller attaches the input record the message
+/// was made from, so that it can answer a refusal with that input, which is long gone from
+/// the consumer by then; the producer does not read them.
 ///
 /// A produce call lends them as buffers and the producer copies them into the message's
-/// receipt, in the receipt's own allocation: a message with an input costs one allocation
+/// receipt, in the receipt's own allocation: a message with an attachment costs one allocation
 /// besides librdkafka's.
-public struct MessageInput: Sendable {
-    /// nil: the input has no key (or there is no input).
+public struct MessageAttachment: Sendable {
+    /// nil: no key attached.
     public var key: [UInt8]?
-    /// nil: the input has no value (or there is no input).
+    /// nil: no value attached.
     public var value: [UInt8]?
-
     public init(key: [UInt8]? = nil, value: [UInt8]? = nil) {
         self.key = key
         self.value = value

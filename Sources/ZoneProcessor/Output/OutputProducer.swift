@@ -1,0 +1,147 @@
+import Logging
+import ZoneCodecs
+import ZoneEngine
+import ZoneKafka
+
+/// Encodes what the engine returned for one input record and produces it: zone changes, target
+/// changes and finished workouts to their topics, rejections through the ``DeadLetterPolicy``,
+/// and finished workouts' copies for the person and class stages held in ``StageCopies`` until
+/// the commit epoch is sealed. One per worker; nothing here throws, no record stops the worker.
+///
+/// Every message carries where its input lies (an ``OutputContext``) and the input's bytes (the
+/// message's attachment), so an output the broker refuses for good is answered with a dead
+/// letter of that input (`output_rejected`) rather than a stop.
+struct OutputProducer {
+    let producer: KafkaProducer
+    let topics: Topics
+    let deadLetters: DeadLetterPolicy
+    /// The frequent outputs' topics, looked up once (by name, each record took a lock).
+    private let zoneChangesTopic: KafkaProducer.Topic
+    private let workoutsFinishedTopic: KafkaProducer.Topic
+    private let targetChangesTopic: KafkaProducer.Topic
+    /// The stages' repartition topics: each finished workout with a person (a class), keyed by it.
+    private let personWorkoutsTopic: KafkaProducer.Topic
+    private let classWorkoutsTopic: KafkaProducer.Topic
+    private var personWorkoutCodec = PersonWorkoutCodec()
+    private var classWorkoutCodec = ClassWorkoutCodec()
+    /// Finished workouts' copies for the stages since the last seal.
+    var stageCopies = StageCopies()
+    /// The tracker of the current commit epoch; replaced when the epoch is sealed.
+    private(set) var tracker: DeliveryTracker
+    private let newTracker: () -> DeliveryTracker
+    private let metrics: ProcessorMetrics
+    /// Zone changes are the frequent output: written without jansson or allocation.
+    private var zoneChangeWriter = ZoneChangeWriter()
+    /// Finished workouts, written the same way (no jansson tree per summary).
+    private var workoutFinishedWriter = WorkoutFinishedWriter()
+    private var targetChangeWriter = TargetChangeWriter()
+
+    init(
+        producer: KafkaProducer, topics: Topics, metrics: ProcessorMetrics, logger: Logger,
+        newTracker: @escaping () -> DeliveryTracker
+    ) {
+        self.producer = producer
+        self.topics = topics
+        deadLetters = DeadLetterPolicy(producer: producer, topics: topics, metrics: metrics, logger: logger)
+        zoneChangesTopic = producer.topic(topics.zoneChanges)
+        workoutsFinishedTopic = producer.topic(topics.workoutsFinished)
+        targetChangesTopic = producer.topic(topics.targetChanges)
+        personWorkoutsTopic = producer.topic(topics.personWorkouts)
+        classWorkoutsTopic = producer.topic(topics.classWorkouts)
+        self.newTracker = newTracker
+        tracker = newTracker()
+        self.metrics = metrics
+    }
+
+    /// Ends the current commit epoch's outputs: returns their tracker and starts a new one.
+    mutating func takeTracker() -> DeliveryTracker {
+        defer { tracker = newTracker() }
+        return tracker
+    }
+
+    /// Produces everything `outputs` holds, the outputs of `input`.
+    mutating func produce(_ outputs: EngineOutputs, of input: InputRecord) {
+        for output in outputs.all {
+            switch output {
+            case .zoneChange(let change, let session, let person, let configuration):
+                zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
+                let writer = zoneChangeWriter
+                produce(to: zoneChangesTopic, key: session, session: session, input: input) { writer.withBytes($0) }
+            case .targetChange(let change, let session, let person, let sessionClass):
+                targetChangeWriter.encode(change, session: session, person: person, sessionClass: sessionClass)
+                let writer = targetChangeWriter
+                produce(to: targetChangesTopic, key: session, session: session, input: input) { writer.withBytes($0) }
+            case .finished(let summary):
+                workoutFinished(summary, input: input)
+            case .rejected(let rejection):
+                deadLetters.reject(rejection, input: input, into: tracker)
+            }
+        }
+    }
+
+    private mutating func workoutFinished(_ summary: WorkoutSummary, input: InputRecord) {
+        workoutFinishedWriter.encode(summary)
+        let writer = workoutFinishedWriter
+        produce(to: workoutsFinishedTopic, key: summary.session, session: summary.session, input: input) {
+            writer.withBytes($0)
+        }
+        if let person = summary.person {
+            stageCopies.hold(
+                personWorkoutCodec.encode(CountedWorkout(summary), person: person), to: personWorkoutsTopic,
+                key: person, session: summary.session, input: input)
+        }
+        if let sessionClass = summary.sessionClass {
+            stageCopies.hold(
+                classWorkoutCodec.encode(ClassWorkout(summary), sessionClass: sessionClass), to: classWorkoutsTopic,
+                key: sessionClass, session: summary.session, input: input)
+        }
+        metrics.countWorkoutFinished()
+    }
+
+    /// Produces the finished workouts' copies held since the last seal to the stages, into the
+    /// commit epoch being sealed (its tracker, its transaction), each with its own input.
+    mutating func releaseStageCopies() {
+        for copy in stageCopies.take() {
+            copy.attachment.withBuffers { key, value in
+                let input = InputRecord(partition: copy.partition, offset: copy.offset, key: key, value: value)
+                produce(to: copy.topic, key: copy.key, session: copy.session, input: input) {
+                    copy.value.withUnsafeBytes($0)
+                }
+            }
+        }
+    }
+
+    /// A produce call refused at once: its error and the output's size.
+    typealias Refusal = (error: KafkaError, size: Int)
+
+    /// Produces one output of `input` (of `session`, for work without a record) to `topic`,
+    /// keyed by `key` (a session id, or a person or class for the stages), its value lent by
+    /// `lendValue` (a writer's buffer: not copied). A refusal at once is answered with a dead
+    /// letter of the input once the loan is over.
+    private mutating func produce(
+        to topic: KafkaProducer.Topic, key: String, session: String, input: InputRecord,
+        lendValue: ((UnsafeRawBufferPointer) -> Refusal?) -> Refusal?
+    ) {
+        let (producer, tracker, context) = (producer, tracker, input.context(.output))
+        let refusal = input.withBytes(session: session) { inputKey, inputValue in
+            lendValue { value in
+                var id = key
+                return id.withUTF8 { key -> Refusal? in
+                    do throws(KafkaError) {
+                        try producer.produce(
+                            to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker,
+                            context: context, attachedKey: inputKey, attachedValue: inputValue)
+                        return nil
+                    } catch {
+                        return (error, value.count)
+                    }
+                }
+            }
+        }
+        if let refusal {
+            deadLetters.rejectOutput(
+                topic: topic.name, size: refusal.size, error: refusal.error,
+                origin: input.origin(in: topics, session: session), into: tracker)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ZoneEngine
+
+/// What a worker counted since it last reported to ``ProcessorMetrics``: counted locally and
+/// published once per batch, so no shared cache line is written per record.
+struct BatchCounts {
+    var records = 0
+    var samples = 0
+    var zoneChanges = 0
+    /// The oldest sample time behind a zone change (`Int64.max`: none), for the sample-age
+    /// histogram.
+    var oldestZoneChangeTs = Int64.max
+
+    /// Counts a record's outputs; returns how many workouts finished (each frees a place under
+    /// the live-session cap).
+    mutating func count(_ outputs: EngineOutputs) -> Int {
+        var finished = 0
+        for output in outputs.all {
+            switch output {
+            case .zoneChange(let change, _, _, _):
+                zoneChanges += 1
+                oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
+            case .finished: finished += 1
+            case .targetChange, .rejected: break
+            }
+        }
+        return finished
+    }
+}

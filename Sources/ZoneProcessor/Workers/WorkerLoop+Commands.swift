@@ -1,0 +1,51 @@
+import Dispatch
+import ZoneEngine
+
+/// The commands the processor sends a worker: partitions assigned (restored, then applied),
+/// revoked (sealed, committed and handed over as warm standbys) and the stop.
+extension WorkerLoop {
+    /// Carries out every command sent since the last call.
+    mutating func handleCommands() {
+        lastPartition = nil
+        for command in worker.takeCommands() {
+            switch command {
+            case .assign(let assigned):
+                for partition in assigned {
+                    defer { context.metrics.restoring(-1) }
+                    guard partitions[partition] == nil, !failed, let state = restoredState(partition) else {
+                        continue
+                    }
+                    partitions[partition] = state
+                    publishRestored(state.store.sessions, partition: partition)
+                    context.changelogFollower.claim(partition)
+                }
+                updateLiveSessions()
+            case .revoke(let revoked, let done):
+                sealEpoch()
+                advanceEpochs(waiting: true)
+                var standbys: [Int32: StandbyPartitions.Partition] = [:]
+                for partition in revoked {
+                    context.budget.release(partitions[partition]?.store.liveCount ?? 0)
+                    if let state = partitions.removeValue(forKey: partition) {
+                        standbys[partition] = standby(releasing: partition, state)
+                    }
+                    unacknowledgedOffsets[partition] = nil
+                    changelogRewrites.remove(partition)
+                }
+                unpublish(partitions: Set(revoked))
+                context.changelogFollower.release(Set(revoked), standbys: standbys)
+                updateLiveSessions()
+                done.signal()
+            case .stop(let done):
+                sealEpoch()
+                advanceEpochs(waiting: true)
+                context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
+                partitions.removeAll()
+                unpublish(partitions: nil)
+                updateLiveSessions()
+                stopped = true
+                done.signal()
+            }
+        }
+    }
+}
