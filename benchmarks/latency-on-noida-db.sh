@@ -5,7 +5,11 @@
 #   bash benchmarks/latency-on-noida-db.sh 3 --seconds 10 --rate 100000
 #
 # Writes every run's figures and the medians to benchmarks/results/latency-on-noida-db.json
-# (another path: LATENCY_RESULTS=FILE).
+# (another path: LATENCY_RESULTS=FILE). PEERS="quixstreams bytewax" measures those peer stream
+# processors too, each run on a fresh noida-db of its own, at the same rate:
+#
+#   PEERS="quixstreams bytewax" LATENCY_RESULTS=benchmarks/results/peer-latency-on-noida-db.json \
+#     bash benchmarks/latency-on-noida-db.sh 3 --rate 10000 --seconds 60
 #
 # The mock finds a fetch's position by walking every batch its partition holds, so at 100,000
 # samples/s its cost per fetch grows all through a run, and so does every client's latency
@@ -70,11 +74,15 @@ output_bytes=""
 measure() {
   local client="$1" extra=()
   shift
-  [ "$client" = floor ] && extra=(--floor-output-bytes "$output_bytes")
+  case "$client" in
+    floor) extra=(--clients floor --floor-output-bytes "$output_bytes") ;;
+    zonestream) extra=(--clients zonestream) ;;
+    *) extra=(--peer "$client") ;;
+  esac
   start_broker
   echo "latency-on-noida-db: $client, run $run of $runs, on a fresh noida-db (PID $broker_pid, 127.0.0.1:$port)"
-  timeout 600 "$zonestream" bench latency --bootstrap-servers "127.0.0.1:$port" --runs 1 \
-    --clients "$client" "${extra[@]}" "$@" | tee -a "$lines"
+  timeout 900 "$zonestream" bench latency --bootstrap-servers "127.0.0.1:$port" --runs 1 \
+    "${extra[@]}" "$@" | tee -a "$lines"
   stop_broker
   if [ "$client" = zonestream ]; then
     output_bytes="$(sed -n 's/.*ZoneStream: .* zone changes of \([0-9]*\) bytes.*/\1/p' "$lines" | tail -n 1)"
@@ -87,6 +95,7 @@ measure() {
 for run in $(seq 1 "$runs"); do
   if [ $((run % 2)) -eq 1 ]; then measure zonestream "$@"; measure floor "$@"
   else measure floor "$@"; measure zonestream "$@"; fi
+  for peer in ${PEERS:-}; do measure "$peer" "$@"; done
 done
 
 noida_version="$(.venv/bin/pip show noida-db 2>/dev/null | sed -n 's/^Version: //p')"
@@ -94,14 +103,20 @@ python3 - "$lines" "${LATENCY_RESULTS:-benchmarks/results/latency-on-noida-db.js
 import json, os, re, statistics, sys, time
 lines_path, results_path, noida_version, arguments = sys.argv[1:5]
 figures = {"ZoneStream": [], "floor": []}
+peers = {}
 settings = ""
 for line in open(lines_path):
     if not settings and line.startswith("latency bench: broker "):
         settings = re.sub(r"^latency bench: broker [^,]*, ", "", line.strip())
-    match = re.search(r"(ZoneStream|floor): +p50 / p90 / p99 / p99.9 / max ([\d.]+) / [\d.]+ / ([\d.]+) / ([\d.]+)", line)
+    match = re.search(r"(ZoneStream|floor|peer [\w-]+): +p50 / p90 / p99 / p99.9 / max ([\d.]+) / [\d.]+ / ([\d.]+) / ([\d.]+)", line)
     if match:
-        figures[match.group(1)].append(tuple(float(match.group(i)) for i in (2, 3, 4)))
-for client, runs in figures.items():
+        run = tuple(float(match.group(i)) for i in (2, 3, 4))
+        client = match.group(1)
+        if client.startswith("peer "):
+            peers.setdefault(client[5:], []).append(run)
+        else:
+            figures[client].append(run)
+for client, runs in list(figures.items()) + list(peers.items()):
     if runs:
         medians = [statistics.median(run[i] for run in runs) for i in range(3)]
         listed = ", ".join("%.1f / %.1f / %.1f" % run for run in runs)
@@ -121,6 +136,12 @@ for client, runs in figures.items():
     if runs:
         report[key + "Median"] = {name: statistics.median(run[i] for run in runs)
                                   for i, name in enumerate(["p50Ms", "p99Ms", "p999Ms"])}
+if peers:
+    report["peers"] = {
+        peer: {"runs": [{"p50Ms": p50, "p99Ms": p99, "p999Ms": p999} for p50, p99, p999 in runs],
+               "median": {name: statistics.median(run[i] for run in runs)
+                          for i, name in enumerate(["p50Ms", "p99Ms", "p999Ms"])}}
+        for peer, runs in peers.items()}
 os.makedirs(os.path.dirname(results_path) or ".", exist_ok=True)
 with open(results_path, "w") as output:
     json.dump(report, output, indent=2)

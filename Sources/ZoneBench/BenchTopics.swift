@@ -10,6 +10,8 @@ struct BenchTopics {
     /// The latency run's: fresh ones (the mock's cost per fetch grows with what a partition
     /// holds), with their own partition count.
     var latency: Topics
+    /// ZoneStream's latency run at the peers' rate (with `--peer`).
+    var latencyAtPeerRate: Topics
     /// The load generator's gym traffic.
     var gym: Topics
     var floorOutput: String
@@ -18,10 +20,14 @@ struct BenchTopics {
     var memoryInput: String
     /// Each processor run's state topics start with this (``BenchProcessorRun``).
     var changelogPrefix: String
+    /// What every name starts with.
+    let prefix: String
 
     /// `prefix`: empty on the embedded broker, `bench-<time>-` on a cluster.
     init(prefix: String) {
+        self.prefix = prefix
         synthetic = Self.topics(prefix: prefix)
+        latencyAtPeerRate = Self.topics(prefix: prefix + "bench-latency-peer-rate-")
         latency = Self.topics(prefix: prefix + LatencyRun.topicPrefix)
         gym = Self.topics(prefix: prefix.isEmpty ? "bench-gym-" : prefix + "gym-")
         floorOutput = prefix + "bench-floor-out"
@@ -44,6 +50,23 @@ struct BenchTopics {
             + BenchProcessorRun.specifications(
                 groups: [LatencyRun.group], changelogPrefix: changelogPrefix, partitions: latencyPartitions)
             + plain([latencyFloor.input, latencyFloor.output], latencyPartitions)
+    }
+
+    /// The consumer group of ZoneStream's latency run at the peers' rate.
+    static let peerRateGroup = "bench-latency-peer-rate"
+
+    /// The topics of the latency runs at the peers' rate: ZoneStream's, with its state
+    /// topics, and each peer's input and output; `partitions` each.
+    func peerLatencySpecifications(peers: [String], partitions: Int) -> [TopicAdmin.Specification] {
+        guard !peers.isEmpty else { return [] }
+        let peerTopics = peers.flatMap { peer -> [String] in
+            let topics = PeerLatency.topics(of: peer, prefix: prefix)
+            return [topics.input, topics.output]
+        }
+        return latencyAtPeerRate.specifications(partitions: partitions)
+            + BenchProcessorRun.specifications(
+                groups: [Self.peerRateGroup], changelogPrefix: changelogPrefix, partitions: partitions)
+            + peerTopics.map { TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1) }
     }
 
     /// The contract's topics, each name with `prefix` before it.

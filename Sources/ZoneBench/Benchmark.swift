@@ -38,6 +38,10 @@ public struct Benchmark: Sendable {
     public var bootstrapServers: String?
     /// Peers run over the same gym traffic (``knownPeers``), in the same sitting.
     public var peers: [String]
+    /// With peers: the fixed rate (samples/s) and length of the latency runs that compare
+    /// them with ZoneStream, a rate every peer sustains.
+    public var peerLatencyRate = 10_000
+    public var peerLatencySeconds = 60
     /// The `zonestream` executable, started as the embedded broker.
     public var executable: URL
 
@@ -70,7 +74,8 @@ public struct Benchmark: Sendable {
         let cluster = try BenchCluster(
             bootstrapServers: bootstrapServers,
             topics: names.specifications(
-                partitions: partitions, latencyPartitions: latencyPartitions, groups: Self.groups),
+                partitions: partitions, latencyPartitions: latencyPartitions, groups: Self.groups)
+                + names.peerLatencySpecifications(peers: peers, partitions: latencyPartitions),
             defaultPartitions: partitions, brokers: brokers, executable: executable)
         defer { cluster.stop() }
         let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")
@@ -114,39 +119,18 @@ public struct Benchmark: Sendable {
         let bytesPerSession = try measureMemory(
             bootstrap: cluster.bootstrapServers, names: names, producer: producer)
         latency.printSummary()
+        let peerLatency = try measurePeerLatency(
+            base: configuration, cluster: cluster, names: names, kafka: kafka, producer: producer, logger: logger)
         let report = report(
             records: records, synthetic: synthetic, gym: gym, peers: peerFigures, latency: latency,
             bytesPerSession: bytesPerSession)
         print("\n" + report.table + "\n\n" + gym.table + "\n")
         try report.write(to: output)
-    }
-
-    /// Each peer's job (`--peer`) on the gym traffic's records, in rounds, against ZoneStream's
-    /// rate and CPU. A peer that needs topics created when asked is left out on the embedded
-    /// broker, with the reason printed.
-    private func measurePeers(cluster: BenchCluster, names: BenchTopics, gym: GymRun.Figures) throws
-        -> [PeerRun.Figures]
-    {
-        var figures: [PeerRun.Figures] = []
-        for name in peers {
-            if cluster.isEmbedded && PeerRun.needsTopicCreation(name) {
-                print(
-                    "bench: peer \(name) left out: it creates topics, which the embedded broker cannot (run on a cluster)"
-                )
-                continue
-            }
-            figures.append(
-                try PeerRun.measure(
-                    peer: name, bootstrapServers: cluster.bootstrapServers, input: names.gym.workoutEvents,
-                    output: names.peerOutput, records: gym.mix.records, rounds: smoke ? 1 : Self.peerRounds,
-                    onMock: cluster.isEmbedded, against: gym.zoneStreamCost,
-                    zoneStreamRecordsPerSecond: gym.zoneStreamRecordsPerSecond))
+        if !peers.isEmpty {
+            try PeersReport(bench: report, latency: peerLatency, settings: peerSettings(cluster: cluster))
+                .write(to: output)
         }
-        return figures
     }
-
-    /// Rounds per peer, as ZoneStream's gym runs have.
-    static let peerRounds = 3
 
     /// ZoneStream's latency at a fixed rate, then the same paced traffic through the Kafka path
     /// alone, its outputs as large as ZoneStream's zone changes were.

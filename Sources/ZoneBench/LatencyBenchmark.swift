@@ -36,6 +36,9 @@ public struct LatencyBenchmark: Sendable {
     /// invocation (``LatencyClients/floor``): ZoneStream's mean zone-change size, which a
     /// ZoneStream run prints.
     public var floorOutputBytes: Int?
+    /// Peer stream processors to measure in each run instead of ZoneStream and the floor
+    /// (``PeerLatency``): the same paced samples, their zone changes read the same way.
+    public var peers: [String] = []
     /// The `zonestream` executable, started as the embedded broker.
     public var executable: URL
 
@@ -105,7 +108,13 @@ public struct LatencyBenchmark: Sendable {
         // The processor's topics as it needs them (tables and changelogs compacted), and the floor's.
         let topics = prefixes.flatMap { prefix in
             BenchTopics.topics(prefix: prefix).specifications(partitions: partitions, replicationFactor: 1)
-                + [prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic].map {
+                + ([prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic]
+                + peers.flatMap {
+                    [
+                        PeerLatency.topics(of: $0, prefix: prefix).input,
+                        PeerLatency.topics(of: $0, prefix: prefix).output,
+                    ]
+                }).map {
                     TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
                 }
         }
@@ -126,6 +135,14 @@ public struct LatencyBenchmark: Sendable {
         var zoneStream: [Figures] = []
         var floor: [Figures] = []
         for (index, prefix) in prefixes.enumerated() {
+            for peer in peers {
+                let topics = PeerLatency.topics(of: peer, prefix: prefix)
+                let result = try PeerLatency.run(
+                    peer: peer, bootstrapServers: cluster.bootstrapServers, topics: topics, kafka: benchKafka,
+                    producer: producer, rate: rate, seconds: seconds, onMock: cluster.isEmbedded, logger: logger)
+                print("latency bench: run \(index + 1), peer \(peer): \(Figures(result).summary)")
+            }
+            if !peers.isEmpty { continue }
             for floorTurn in clients.turns(run: index) {
                 if floorTurn {
                     let result = try LatencyFloor.measure(

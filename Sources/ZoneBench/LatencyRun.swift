@@ -74,7 +74,7 @@ enum LatencyRun {
     /// end, the warm-up and then `seconds` of paced samples into `input`, and every output read.
     static func paceAndRead(
         input: String, output: String, benchKafka: KafkaConfiguration, producer: KafkaProducer, rate: Int, seconds: Int,
-        traffic: LatencyTraffic, logger: Logger
+        traffic: LatencyTraffic, quietSeconds: Double = 0.5, logger: Logger
     ) throws -> Result {
         let countingFromMs = Int64(Date().timeIntervalSince1970 * 1000) + Int64(warmUpSeconds * 1000)
         let reader = try ZoneChangeLatencyReader(
@@ -84,7 +84,7 @@ enum LatencyRun {
             producer: producer, topic: input, rate: rate, seconds: seconds + warmUpSeconds, traffic: traffic,
             countingFromMs: countingFromMs)
         try producer.flush(timeoutMs: 30_000)
-        reader.waitUntilQuiet()
+        reader.waitUntilQuiet(seconds: quietSeconds)
         return Result(
             latenciesMs: reader.latencies, untilProducedMs: reader.untilProduced, achievedRate: paced.rate,
             zoneChangesProduced: paced.zoneChanges, meanOutputBytes: reader.meanValueBytes)
@@ -166,13 +166,13 @@ final class ZoneChangeLatencyReader: Sendable {
     var untilProduced: [Double] { values.withLockedValue { $0.map(\.untilProduced) } }
     var meanValueBytes: Int { valueBytes.load(ordering: .relaxed) / max(1, values.withLockedValue { $0.count }) }
 
-    /// Waits until no zone change has arrived for half a second (the last ones are in), at
-    /// most 10 s.
-    func waitUntilQuiet() {
-        let deadline = Date().addingTimeInterval(10)
+    /// Waits until no zone change has arrived for `seconds` (the last ones are in), at most
+    /// 10 s longer than that.
+    func waitUntilQuiet(seconds: Double) {
+        let deadline = Date().addingTimeInterval(10 + seconds)
         var count = values.withLockedValue { $0.count }
         var lastChange = Date()
-        while Date() < deadline && Date().timeIntervalSince(lastChange) < 0.5 {
+        while Date() < deadline && Date().timeIntervalSince(lastChange) < seconds {
             Thread.sleep(forTimeInterval: 0.05)
             let now = values.withLockedValue { $0.count }
             if now != count {
@@ -188,13 +188,15 @@ final class ZoneChangeLatencyReader: Sendable {
         consumer.close()
     }
 
-    /// The `"ts":` integer of a zone_change event (the first `"ts":` key in it).
+    /// The `"ts":` integer of a zone_change event (the first `"ts":` key in it; blanks after
+    /// the colon are skipped, as a peer's JSON writer may put one there).
     static func timestamp(in bytes: UnsafeRawBufferPointer) -> Int64? {
         let key = Array("\"ts\":".utf8)
         guard bytes.count > key.count else { return nil }
         for start in 0..<(bytes.count - key.count) where bytes[start] == key[0] {
             guard (0..<key.count).allSatisfy({ bytes[start + $0] == key[$0] }) else { continue }
             var index = start + key.count
+            while index < bytes.count, bytes[index] == 32 { index += 1 }
             var value: Int64 = 0
             while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
                 value = value * 10 + Int64(bytes[index] - 48)

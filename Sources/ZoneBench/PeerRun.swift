@@ -13,6 +13,19 @@ enum PeerRun {
         known.first { $0.name == peer }?.needsTopicCreation ?? false
     }
 
+    /// How `peer` runs its job, for the report.
+    static func howItRuns(_ peer: String, onMock: Bool) -> String {
+        switch peer {
+        case "quixstreams":
+            "a streaming dataframe, stateful=True (RocksDB), commit every 1 s; "
+                + (onMock ? "no changelog topics (the embedded broker cannot create them)" : "changelog topics on")
+        case "bytewax":
+            "KafkaSource (tail=False over the preload, tail=True for latency), stateful_flat_map, KafkaSink; "
+                + "one worker, no recovery store"
+        default: ""
+        }
+    }
+
     struct Figures: Codable {
         var peer: String
         var records: Int

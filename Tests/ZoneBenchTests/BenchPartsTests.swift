@@ -201,6 +201,19 @@ import ZoneEngine
 
     /// Both clients alternate which goes first (ZoneStream in the first run, so the floor knows
     /// its output size); one client alone is measured once per run.
+    /// A zone change's `ts` is read whether or not its writer puts a blank after the colon
+    /// (Python's json.dumps does), and an event without one has none.
+    @Test func theLatencyReaderFindsTheSampleTime() {
+        for text in [
+            #"{"type":"zone_change","ts":1700000000123,"x":1}"#, #"{"type": "zone_change", "ts": 1700000000123}"#,
+        ] {
+            let ts = Array(text.utf8).withUnsafeBytes { ZoneChangeLatencyReader.timestamp(in: $0) }
+            #expect(ts == 1_700_000_000_123, "\(text)")
+        }
+        #expect(
+            Array(#"{"type":"zone_change"}"#.utf8).withUnsafeBytes { ZoneChangeLatencyReader.timestamp(in: $0) } == nil)
+    }
+
     @Test func latencyClientsTakeTurns() {
         #expect(LatencyClients.both.turns(run: 0) == [false, true])
         #expect(LatencyClients.both.turns(run: 1) == [true, false])

@@ -46,6 +46,9 @@ struct BenchCommand: ParsableCommand {
             (repeat for several): quixstreams, bytewax.
             """)
     var peers: [String] = []
+    @Option(help: "With --peer: the fixed sample rate at which ZoneStream's and each peer's latency are measured.")
+    var peerLatencyRate = 10_000
+    @Option(help: "With --peer: the length of each of those latency runs in seconds.") var peerLatencySeconds = 60
 
     func validate() throws {
         try requireOption("--records", records, in: 1...100_000_000)
@@ -54,6 +57,8 @@ struct BenchCommand: ParsableCommand {
         try requireOption("--latency-rate", latencyRate, in: 1...10_000_000)
         try requireOption("--latency-seconds", latencySeconds, in: 1...3600)
         try requireOption("--latency-partitions", latencyPartitions, in: 1...64)
+        try requireOption("--peer-latency-rate", peerLatencyRate, in: 1...1_000_000)
+        try requireOption("--peer-latency-seconds", peerLatencySeconds, in: 1...3600)
         try BrokerCommand.validate(brokers: brokers)
         for peer in peers where !Benchmark.knownPeers.contains(peer) {
             throw ValidationError(
@@ -70,6 +75,8 @@ struct BenchCommand: ParsableCommand {
         )
         benchmark.latencyTraffic = latencyTraffic
         benchmark.latencyPartitions = latencyPartitions
+        benchmark.peerLatencyRate = peerLatencyRate
+        benchmark.peerLatencySeconds = peerLatencySeconds
         try benchmark.run(logger: logger)
     }
 }

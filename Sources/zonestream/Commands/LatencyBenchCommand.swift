@@ -41,7 +41,8 @@ struct LatencyBenchCommand: ParsableCommand {
     )
     var floorOutputBytes: Int?
     /// `bench`'s own `--bootstrap-servers` (it may follow `latency` too): the runs then create
-    /// topics of their own on that cluster instead of starting an embedded mock.
+    /// topics of their own on that cluster instead of starting an embedded mock. Its `--peer`:
+    /// each run measures those peer stream processors instead of ZoneStream and the floor.
     @ParentCommand var bench: BenchCommand
     @Option(
         name: .customLong("kafka-property"),
@@ -83,6 +84,7 @@ struct LatencyBenchCommand: ParsableCommand {
         benchmark.clients = clients
         benchmark.floorOutputBytes = floorOutputBytes
         benchmark.traffic = traffic
+        benchmark.peers = bench.peers
         _ = try benchmark.run(logger: logger)
     }
 }

@@ -1,9 +1,10 @@
 """ZoneStream's benchmark peer: the heart-rate half of ZoneStream's job, written for Bytewax.
 
 A dataflow as Bytewax's docs build one: its Kafka source (reading every partition to its end,
-`tail=False`), the records keyed by session, `stateful_flat_map` keeping each session's zones,
-current zone, last sample time and durations in Bytewax's keyed state (the step is
-../common/zones.py, shared by every peer), and its Kafka sink for the zone changes. It runs in
+`tail=False`, or on as records come with `--live`), the records keyed by session,
+`stateful_flat_map` keeping each session's zones, current zone, last sample time and
+durations in Bytewax's keyed state (the step is ../common/zones.py, shared by every peer),
+and its Kafka sink for the zone changes. It runs in
 this process with one worker (`bytewax.run`'s `-w 1`) and no recovery store, and prints one
 JSON line ({"records", "seconds", "records_per_second", "cpu_seconds", "zone_changes",
 "peak_rss_bytes"}), timed from the first record to the last, as `zonestream bench` times
@@ -27,7 +28,8 @@ from progress import Progress, arguments  # noqa: E402
 
 def build(args, progress):
     flow = Dataflow("zonestream-peer")
-    source = KafkaSource([args.bootstrap_servers], [args.input], tail=False)
+    # Over the preload: read every partition to its end. Live (latency): read on.
+    source = KafkaSource([args.bootstrap_servers], [args.input], tail=args.live)
     messages = op.input("workout-events", flow, source)
 
     def parse(message):
@@ -42,8 +44,10 @@ def build(args, progress):
         return state, changes
 
     changes = op.stateful_flat_map("zones", keyed, session_step)
+    # Compact JSON, as ZoneStream and the other peers write it.
     encoded = op.map(
-        "encode", changes, lambda item: KafkaSinkMessage(item[0].encode(), json.dumps(item[1]).encode()))
+        "encode", changes,
+        lambda item: KafkaSinkMessage(item[0].encode(), json.dumps(item[1], separators=(",", ":")).encode()))
     op.output("zone-changes", encoded, KafkaSink([args.bootstrap_servers], args.output))
     return flow
 

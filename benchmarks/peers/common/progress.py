@@ -72,8 +72,16 @@ def arguments(description, peer, state_dir=None, mock_help=None):
     parser.add_argument("--input", required=True)
     parser.add_argument("--output", required=True)
     parser.add_argument("--group", default=f"bench-peer-{peer}")
-    parser.add_argument("--records", type=int, required=True)
+    parser.add_argument("--records", type=int, help="stop after this many input records")
+    parser.add_argument("--live", action="store_true",
+                        help="read on as records come, until stopped (for latency): no record target")
     parser.add_argument("--state-dir", default=state_dir)
     parser.add_argument("--mock", action="store_true", help=mock_help or "run on the embedded broker")
     parser.add_argument("--timeout", type=float, default=600)
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.live:
+        args.records = float("inf")
+        args.timeout = 24 * 3600
+    elif args.records is None:
+        parser.error("--records or --live is required")
+    return args
