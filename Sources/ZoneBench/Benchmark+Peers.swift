@@ -49,7 +49,7 @@ extension Benchmark {
             traffic: .spread, logger: logger)
         var figures = [PeerLatency.Figures(peer: "zonestream", rate: rate, seconds: seconds, result: zoneStream)]
         print(figures[0].summary)
-        for peer in peers {
+        for peer in peers where !(cluster.isEmbedded && PeerRun.needsTopicCreation(peer)) {
             figures.append(
                 try PeerLatency.measure(
                     peer: peer, bootstrapServers: cluster.bootstrapServers,

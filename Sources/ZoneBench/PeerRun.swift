@@ -7,7 +7,9 @@ import Foundation
 enum PeerRun {
     /// The peers `zonestream bench --peer` knows, and whether each needs a broker that creates
     /// topics when asked (the embedded broker cannot).
-    static let known: [(name: String, needsTopicCreation: Bool)] = [("quixstreams", false), ("bytewax", false)]
+    static let known: [(name: String, needsTopicCreation: Bool)] = [
+        ("quixstreams", false), ("bytewax", false), ("faust", true),
+    ]
 
     static func needsTopicCreation(_ peer: String) -> Bool {
         known.first { $0.name == peer }?.needsTopicCreation ?? false
@@ -22,6 +24,9 @@ enum PeerRun {
         case "bytewax":
             "KafkaSource (tail=False over the preload, tail=True for latency), stateful_flat_map, KafkaSink; "
                 + "one worker, no recovery store"
+        case "faust":
+            "an agent over the input topic, a Table (in memory, its changelog topic on), sends to the output topic; "
+                + "one worker, producer linger 5 ms"
         default: ""
         }
     }

@@ -12,9 +12,11 @@ import ZoneTestSupport
 /// installs its pinned environment on first use (.venv/peers/NAME).
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct PeerJobsTests {
-    /// The peers, on the embedded broker (where the benchmark runs them).
+    /// The peers, on the embedded broker where the benchmark runs them; Faust, which creates
+    /// its table's changelog topic, on noida-db.
     static let cases: [(peer: String, broker: BrokerKind)] =
         BrokerKind.mockIfSelected.flatMap { kind in [("quixstreams", kind), ("bytewax", kind)] }
+        + BrokerKind.noidaIfSelected.map { ("faust", $0) }
 
     /// Eight sessions of heart rate over the zones, three with app zones, in input order.
     static func input() -> [(key: String, value: String)] {

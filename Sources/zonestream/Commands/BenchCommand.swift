@@ -43,7 +43,7 @@ struct BenchCommand: ParsableCommand {
         name: .customLong("peer"),
         help: """
             Also run this peer over the same gym traffic, in rounds, and report ZoneStream / peer \
-            (repeat for several): quixstreams, bytewax.
+            (repeat for several): quixstreams, bytewax, faust (faust on a cluster only: it creates topics).
             """)
     var peers: [String] = []
     @Option(help: "With --peer: the fixed sample rate at which ZoneStream's and each peer's latency are measured.")
