@@ -14,7 +14,8 @@ struct DeadLetterPolicy {
     let metrics: ProcessorMetrics
     let logger: Logger
 
-    /// Dead-letters `input` of the workout-events topic with `rejection`'s reason.
+    /// Dead-letters `input` of the workout-events topic with `rejection`'s reason, from the
+    /// record's lent bytes (an ``OutputOrigin`` would copy them first).
     func reject(_ rejection: Rejection, input: InputRecord, into tracker: DeliveryTracker) {
         let record = OutputEncoder.deadLetter(
             rejection, topic: topics.workoutEvents, partition: input.partition, offset: input.offset, key: input.key,
