@@ -121,15 +121,10 @@ public struct Benchmark: Sendable {
         latency.printSummary()
         let peerLatency = try measurePeerLatency(
             base: configuration, cluster: cluster, names: names, kafka: kafka, producer: producer, logger: logger)
-        let report = report(
-            records: records, synthetic: synthetic, gym: gym, peers: peerFigures, latency: latency,
-            bytesPerSession: bytesPerSession)
-        print("\n" + report.table + "\n\n" + gym.table + "\n")
-        try report.write(to: output)
-        if !peers.isEmpty {
-            try PeersReport(bench: report, latency: peerLatency, settings: peerSettings(cluster: cluster))
-                .write(to: output)
-        }
+        try writeReports(
+            report(
+                records: records, synthetic: synthetic, gym: gym, peers: peerFigures, latency: latency,
+                bytesPerSession: bytesPerSession), gym: gym, peerLatency: peerLatency, cluster: cluster)
     }
 
     /// ZoneStream's latency at a fixed rate, then the same paced traffic through the Kafka path
@@ -151,6 +146,16 @@ public struct Benchmark: Sendable {
             output: names.latencyFloor.output, rate: rate, seconds: seconds, traffic: latencyTraffic,
             outputBytes: latency.meanOutputBytes, logger: logger)
         return LatencyFigures(zoneStream: latency, floor: floor)
+    }
+
+    /// Prints the tables and writes bench.json and bench.svg, and with peers peers.json.
+    private func writeReports(
+        _ report: BenchReport, gym: GymRun.Figures, peerLatency: [PeerLatency.Figures], cluster: BenchCluster
+    ) throws {
+        print("\n" + report.table + "\n\n" + gym.table + "\n")
+        try report.write(to: output)
+        guard !peers.isEmpty else { return }
+        try PeersReport(bench: report, latency: peerLatency, settings: peerSettings(cluster: cluster)).write(to: output)
     }
 
     /// Memory per live session at each of two session counts.

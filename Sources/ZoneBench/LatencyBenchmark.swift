@@ -100,27 +100,43 @@ public struct LatencyBenchmark: Sendable {
         }
     }
 
+    /// Every run's topics: the processor's as it needs them (tables and changelogs compacted),
+    /// the floor's and the peers'.
+    private func topics(prefixes: [String]) -> [TopicAdmin.Specification] {
+        prefixes.flatMap { prefix in
+            let plain =
+                [prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic]
+                + peers.flatMap { peer -> [String] in
+                    let topics = PeerLatency.topics(of: peer, prefix: prefix)
+                    return [topics.input, topics.output]
+                }
+            return BenchTopics.topics(prefix: prefix).specifications(partitions: partitions, replicationFactor: 1)
+                + plain.map { TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1) }
+        }
+    }
+
+    /// Run `index`'s measurement of each peer, printed.
+    private func measurePeers(
+        run index: Int, prefix: String, cluster: BenchCluster, kafka: KafkaConfiguration, producer: KafkaProducer,
+        logger: Logger
+    ) throws {
+        for peer in peers {
+            let result = try PeerLatency.run(
+                peer: peer, bootstrapServers: cluster.bootstrapServers,
+                topics: PeerLatency.topics(of: peer, prefix: prefix),
+                kafka: kafka, producer: producer, rate: rate, seconds: seconds, onMock: cluster.isEmbedded,
+                logger: logger)
+            print("latency bench: run \(index + 1), peer \(peer): \(Figures(result).summary)")
+        }
+    }
+
     /// Runs it and prints each run's figures as it ends: ZoneStream, the latency floor or both
-    /// (``LatencyClients``).
+    /// (``LatencyClients``), or the peers.
     public func run(logger: Logger) throws -> (zoneStream: [Figures], floor: [Figures]) {
         let runPrefix = bootstrapServers == nil ? "" : "bench-\(Int(Date().timeIntervalSince1970))-"
         let prefixes = (1...max(1, runs)).map { "\(runPrefix)lat\($0)-" }
-        // The processor's topics as it needs them (tables and changelogs compacted), and the floor's.
-        let topics = prefixes.flatMap { prefix in
-            BenchTopics.topics(prefix: prefix).specifications(partitions: partitions, replicationFactor: 1)
-                + ([prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic]
-                + peers.flatMap {
-                    [
-                        PeerLatency.topics(of: $0, prefix: prefix).input,
-                        PeerLatency.topics(of: $0, prefix: prefix).output,
-                    ]
-                }).map {
-                    TopicAdmin.Specification(name: $0, partitions: partitions, replicationFactor: 1)
-                }
-        }
         let cluster = try BenchCluster(
-            bootstrapServers: bootstrapServers,
-            topics: topics,
+            bootstrapServers: bootstrapServers, topics: topics(prefixes: prefixes),
             defaultPartitions: partitions, brokers: brokers, executable: executable)
         defer { cluster.stop() }
         let benchKafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")
@@ -135,14 +151,11 @@ public struct LatencyBenchmark: Sendable {
         var zoneStream: [Figures] = []
         var floor: [Figures] = []
         for (index, prefix) in prefixes.enumerated() {
-            for peer in peers {
-                let topics = PeerLatency.topics(of: peer, prefix: prefix)
-                let result = try PeerLatency.run(
-                    peer: peer, bootstrapServers: cluster.bootstrapServers, topics: topics, kafka: benchKafka,
-                    producer: producer, rate: rate, seconds: seconds, onMock: cluster.isEmbedded, logger: logger)
-                print("latency bench: run \(index + 1), peer \(peer): \(Figures(result).summary)")
+            if !peers.isEmpty {
+                try measurePeers(
+                    run: index, prefix: prefix, cluster: cluster, kafka: benchKafka, producer: producer, logger: logger)
+                continue
             }
-            if !peers.isEmpty { continue }
             for floorTurn in clients.turns(run: index) {
                 if floorTurn {
                     let result = try LatencyFloor.measure(
