@@ -1,53 +1,68 @@
-/// What applying events produced, in order, as values: the engine appends, its caller reads
-/// and encodes them, then empties the buffer for the next record.
+/// What applying events produced, as values: the engine appends, its caller reads and encodes
+/// them, then empties the buffer for the next record.
 ///
 /// A buffer the caller lends (`inout`) rather than an array returned per call: emptied with
 /// ``removeAll()`` it keeps its capacity, so the per-sample path allocates nothing once the
-/// buffer has grown to a record's outputs. The engine never calls out to its caller.
+/// buffer has grown to a record's outputs. One array per kind of output rather than one of an
+/// enum: the frequent zone change is read in place, where an enum's payload would be copied
+/// out (with its strings retained) each time it is read. Each array keeps its outputs in the
+/// order they were produced; outputs of different kinds go to different topics, so there is no
+/// order between them. The engine never calls out to its caller.
 public struct EngineOutputs: Sendable {
-    /// One output of the engine.
-    public enum Output: Sendable, Equatable {
-        /// A zone changed in `session`, with the session's person and zones for the quantity
-        /// (its parts rather than the session, which is far larger).
-        case zoneChange(ZoneChange, session: String, person: String?, configuration: ZoneConfiguration)
-        /// A session's target state for a quantity changed (its plan's live target).
-        case targetChange(TargetChange, session: String, person: String?, sessionClass: String?)
-        /// A session finished.
-        case finished(WorkoutSummary)
-        /// The event could not be applied (or applied only in part) and must be dead-lettered.
-        case rejected(Rejection)
+    /// A zone changed in `session`, with the session's person and zones for the quantity
+    /// (its parts rather than the session, which is far larger).
+    public struct ZoneChangeOutput: Sendable, Equatable {
+        public let change: ZoneChange
+        public let session: String
+        public let person: String?
+        public let configuration: ZoneConfiguration
     }
 
-    /// Everything produced since the last ``removeAll()``, oldest first.
-    public private(set) var all: [Output] = []
+    /// A session's target state for a quantity changed (its plan's live target).
+    public struct TargetChangeOutput: Sendable, Equatable {
+        public let change: TargetChange
+        public let session: String
+        public let person: String?
+        public let sessionClass: String?
+    }
+
+    public private(set) var zoneChanges: [ZoneChangeOutput] = []
+    public private(set) var targetChanges: [TargetChangeOutput] = []
+    /// Sessions that finished.
+    public private(set) var finished: [WorkoutSummary] = []
+    /// Events that could not be applied (or applied only in part) and must be dead-lettered.
+    public private(set) var rejections: [Rejection] = []
 
     public init() {}
 
     /// Whether nothing was produced.
-    public var isEmpty: Bool { all.isEmpty }
+    public var isEmpty: Bool {
+        zoneChanges.isEmpty && targetChanges.isEmpty && finished.isEmpty && rejections.isEmpty
+    }
 
     /// Empties the buffer, keeping its capacity.
-    public mutating func removeAll() { all.removeAll(keepingCapacity: true) }
-
-    mutating func append(_ output: Output) { all.append(output) }
-
-    /// Adds a rejection found outside the engine (an input that did not decode), so that all of
-    /// a record's outputs go out the same way.
-    public mutating func reject(_ rejection: Rejection) { all.append(.rejected(rejection)) }
-
-    public var zoneChanges: [ZoneChange] {
-        all.compactMap { if case .zoneChange(let change, _, _, _) = $0 { change } else { nil } }
+    public mutating func removeAll() {
+        if !zoneChanges.isEmpty { zoneChanges.removeAll(keepingCapacity: true) }
+        if !targetChanges.isEmpty { targetChanges.removeAll(keepingCapacity: true) }
+        if !finished.isEmpty { finished.removeAll(keepingCapacity: true) }
+        if !rejections.isEmpty { rejections.removeAll(keepingCapacity: true) }
     }
 
-    public var targetChanges: [TargetChange] {
-        all.compactMap { if case .targetChange(let change, _, _, _) = $0 { change } else { nil } }
+    mutating func zoneChanged(
+        _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
+    ) {
+        zoneChanges.append(
+            ZoneChangeOutput(change: change, session: session, person: person, configuration: configuration))
     }
 
-    public var finished: [WorkoutSummary] {
-        all.compactMap { if case .finished(let summary) = $0 { summary } else { nil } }
+    mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
+        targetChanges.append(
+            TargetChangeOutput(change: change, session: session, person: person, sessionClass: sessionClass))
     }
 
-    public var rejections: [Rejection] {
-        all.compactMap { if case .rejected(let rejection) = $0 { rejection } else { nil } }
-    }
+    mutating func finished(_ summary: WorkoutSummary) { finished.append(summary) }
+
+    /// Adds a rejection, from the engine or from outside it (an input that did not decode), so
+    /// that all of a record's outputs go out the same way.
+    public mutating func reject(_ rejection: Rejection) { rejections.append(rejection) }
 }

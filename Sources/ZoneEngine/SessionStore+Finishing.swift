@@ -32,9 +32,9 @@ extension SessionStore {
             let removed = remove(slot: slot)
             finishedAt[removed.id] = wallMs
             changes.finished.append((removed.id, wallMs))
-            outputs.append(.finished(summary))
+            outputs.finished(summary)
         } catch {
-            outputs.append(.rejected(error))
+            outputs.reject(error)
         }
     }
 }

@@ -45,18 +45,15 @@ extension SessionStore {
             live[slot].lastAppliedWallMs = wallMs
             // A change is only produced for a quantity with zones.
             if let change, let configuration = live[slot].configuration(for: quantity) {
-                outputs.append(
-                    .zoneChange(
-                        change, session: live[slot].id, person: live[slot].person, configuration: configuration))
+                outputs.zoneChanged(
+                    change, session: live[slot].id, person: live[slot].person, configuration: configuration)
             }
             if live[slot].plan != nil,
                 let target = live[slot].observeTarget(
                     quantity, at: timestamp, value: value, dwellMs: settings.targetMinDwellMs)
             {
-                outputs.append(
-                    .targetChange(
-                        target, session: live[slot].id, person: live[slot].person,
-                        sessionClass: live[slot].sessionClass))
+                outputs.targetChanged(
+                    target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
             }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1

@@ -57,7 +57,7 @@ public struct SessionStore: Sendable {
         if let finished = finishedAt[event.session] {
             if wallMs - finished < settings.finishedRetentionMs {
                 guard case .sessionStart = event.body else {
-                    outputs.append(.rejected(Rejection(.sessionFinished, "session \(event.session) has finished")))
+                    outputs.reject(Rejection(.sessionFinished, "session \(event.session) has finished"))
                     return
                 }
             }
@@ -130,16 +130,16 @@ public struct SessionStore: Sendable {
         if case .sessionStart = event.body {
             guard Self.admit(event.session, by: admit, outputs: &outputs) else { return }
             insert(session)
-            if let rejection { outputs.append(.rejected(rejection)) }
+            if let rejection { outputs.reject(rejection) }
             return
         }
         // Validate on the new session first: a dead-lettered event starts nothing.
         if case .resume = event.body {
-            outputs.append(.rejected(Rejection(.invalidTransition, "resume while not paused")))
+            outputs.reject(Rejection(.invalidTransition, "resume while not paused"))
             return
         }
         if case .activityEnd = event.body {
-            outputs.append(.rejected(Rejection(.invalidTransition, "activity_end with no activity open")))
+            outputs.reject(Rejection(.invalidTransition, "activity_end with no activity open"))
             return
         }
         guard Self.admit(event.session, by: admit, outputs: &outputs) else { return }
@@ -159,11 +159,9 @@ public struct SessionStore: Sendable {
     /// Asks `admit` whether a new session may start; dead-letters the event when not.
     private static func admit(_ id: String, by admit: (String) -> Bool, outputs: inout EngineOutputs) -> Bool {
         guard admit(id) else {
-            outputs.append(
-                .rejected(
-                    Rejection(
-                        .sessionLimit, "the live-session limit of this instance is reached; session \(id) not started")
-                ))
+            outputs.reject(
+                Rejection(
+                    .sessionLimit, "the live-session limit of this instance is reached; session \(id) not started"))
             return false
         }
         return true
@@ -187,7 +185,7 @@ public struct SessionStore: Sendable {
             let profile = newPerson.flatMap(profiles)
             // A later session_start never changes the plan, but a defective one is still refused.
             if let rejection = live[slot].update(with: request, profile: profile) ?? Self.planRejection(request) {
-                outputs.append(.rejected(rejection))
+                outputs.reject(rejection)
             }
             live[slot].lastAppliedWallMs = wallMs
         case .sessionEnd:
@@ -202,7 +200,7 @@ public struct SessionStore: Sendable {
                 try live[slot].applyControl(event.body, at: event.timestamp)
                 live[slot].lastAppliedWallMs = wallMs
             } catch {
-                outputs.append(.rejected(error))
+                outputs.reject(error)
             }
         }
     }

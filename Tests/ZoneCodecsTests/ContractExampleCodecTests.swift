@@ -57,53 +57,51 @@ import ZoneTestSupport
         var classDays: [String: ClassDayLog] = [:]
         var classRepartition = ClassWorkoutCodec()
         var classWriter = ClassSummaryWriter()
-        for output in outputs.all {
-            switch output {
-            case .zoneChange(let change, let session, let person, let configuration):
-                let bytes = OutputEncoder.zoneChange(
-                    change, session: session, person: person, configuration: configuration)
-                zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
-            case .finished(let summary):
-                let bytes = OutputEncoder.workoutFinished(summary)
-                finished.append(try JSONSerialization.jsonObject(with: Data(bytes)))
-                // The class stage: re-keyed by class through its repartition record, counted.
-                if let sessionClass = summary.sessionClass {
-                    let record = classRepartition.encode(ClassWorkout(summary), sessionClass: sessionClass)
-                    let decoded = record.withUnsafeBytes { value in
-                        Array(sessionClass.utf8).withUnsafeBytes { key in
-                            classRepartition.decode(value: value, key: key)
-                        }
-                    }
-                    let workout = try decoded.get()
-                    #expect(workout.workout == ClassWorkout(summary))
-                    var day = classDays[sessionClass] ?? ClassDayLog(sessionClass: sessionClass)
-                    if let classSummary = day.count(workout.workout, offsetMinutes: 0) {
-                        classSummaries.append(
-                            try JSONSerialization.jsonObject(with: Data(classWriter.write(classSummary))))
-                    }
-                    classDays[sessionClass] = day
-                }
-                // The person stage: re-keyed by person through the repartition record, counted.
-                guard let person = summary.person else { continue }
-                let record = repartition.encode(CountedWorkout(summary), person: person)
+        for output in outputs.zoneChanges {
+            let bytes = OutputEncoder.zoneChange(
+                output.change, session: output.session, person: output.person, configuration: output.configuration)
+            zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
+        }
+        for output in outputs.targetChanges {
+            let bytes = targetWriter.write(
+                output.change, session: output.session, person: output.person, sessionClass: output.sessionClass)
+            targetChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
+        }
+        for summary in outputs.finished {
+            let bytes = OutputEncoder.workoutFinished(summary)
+            finished.append(try JSONSerialization.jsonObject(with: Data(bytes)))
+            // The class stage: re-keyed by class through its repartition record, counted.
+            if let sessionClass = summary.sessionClass {
+                let record = classRepartition.encode(ClassWorkout(summary), sessionClass: sessionClass)
                 let decoded = record.withUnsafeBytes { value in
-                    Array(person.utf8).withUnsafeBytes { key in repartition.decode(value: value, key: key) }
+                    Array(sessionClass.utf8).withUnsafeBytes { key in
+                        classRepartition.decode(value: value, key: key)
+                    }
                 }
                 let workout = try decoded.get()
-                #expect(workout.person == person)
-                #expect(workout.workout == CountedWorkout(summary))
-                var log = logs[person] ?? PersonTrainingLog(person: person)
-                if let personSummary = log.count(workout.workout) {
-                    personSummaries.append(
-                        try JSONSerialization.jsonObject(with: Data(summaryWriter.write(personSummary))))
+                #expect(workout.workout == ClassWorkout(summary))
+                var day = classDays[sessionClass] ?? ClassDayLog(sessionClass: sessionClass)
+                if let classSummary = day.count(workout.workout, offsetMinutes: 0) {
+                    classSummaries.append(
+                        try JSONSerialization.jsonObject(with: Data(classWriter.write(classSummary))))
                 }
-                logs[person] = log
-            case .targetChange(let change, let session, let person, let sessionClass):
-                let bytes = targetWriter.write(change, session: session, person: person, sessionClass: sessionClass)
-                targetChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
-            case .rejected:
-                break
+                classDays[sessionClass] = day
             }
+            // The person stage: re-keyed by person through the repartition record, counted.
+            guard let person = summary.person else { continue }
+            let record = repartition.encode(CountedWorkout(summary), person: person)
+            let decoded = record.withUnsafeBytes { value in
+                Array(person.utf8).withUnsafeBytes { key in repartition.decode(value: value, key: key) }
+            }
+            let workout = try decoded.get()
+            #expect(workout.person == person)
+            #expect(workout.workout == CountedWorkout(summary))
+            var log = logs[person] ?? PersonTrainingLog(person: person)
+            if let personSummary = log.count(workout.workout) {
+                personSummaries.append(
+                    try JSONSerialization.jsonObject(with: Data(summaryWriter.write(personSummary))))
+            }
+            logs[person] = log
         }
         #expect(ExpectationComparison.jsonEqual(zoneChanges, example.expectedZoneChanges), "\(name) zone changes")
         #expect(ExpectationComparison.jsonEqual(finished, example.expectedFinished), "\(name) finished")

@@ -45,18 +45,16 @@ import ZoneTestSupport
             }
         }
 
-        let changes = outputs.all.compactMap { output -> (ZoneChange, String, String?, ZoneConfiguration)? in
-            if case .zoneChange(let c, let s, let p, let conf) = output { (c, s, p, conf) } else { nil }
-        }
-        #expect(changes.count == example.expectedZoneChanges.count)
-        for (actual, expected) in zip(changes, example.expectedZoneChanges) {
+        #expect(outputs.zoneChanges.count == example.expectedZoneChanges.count)
+        for (actual, expected) in zip(outputs.zoneChanges, example.expectedZoneChanges) {
             let diff = ExpectationComparison.differences(
-                actual.0, session: actual.1, person: actual.2, configuration: actual.3, expected: expected)
+                actual.change, session: actual.session, person: actual.person, configuration: actual.configuration,
+                expected: expected)
             #expect(diff.isEmpty, "\(name) zone change \(expected["event_id"] ?? ""): \(diff)")
         }
         // Target changes: each one's quantity, time, step and status (the codec tests compare
         // the whole event).
-        let targets = outputs.targetChanges.map {
+        let targets = outputs.targetChanges.map(\.change).map {
             "\($0.quantity.name)@\($0.timestamp): \($0.state.step + 1) \($0.state.status.name)"
         }
         let wantedTargets = example.expectedTargetChanges.map { change in

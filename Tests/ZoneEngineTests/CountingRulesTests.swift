@@ -182,7 +182,7 @@ import ZoneTestSupport
         let summary = try #require({ h.end(at: 7) }())
         #expect(summary.lateSamples == 1)
         #expect(summary.durations(.heartRate) == [0, 4000, 2000, 1000, 0])
-        #expect(h.outputs.zoneChanges.map(\.currentZone) == [1, 2, 3, 1])
+        #expect(h.outputs.zoneChanges.map(\.change.currentZone) == [1, 2, 3, 1])
     }
 
     @Test func statisticsOverAcceptedSamplesOnly() throws {
@@ -215,7 +215,7 @@ import ZoneTestSupport
         h.hr(100, at: 0)
         h.hr(105, at: 2)
         h.hr(120, at: 4)
-        let changes = h.outputs.zoneChanges
+        let changes = h.outputs.zoneChanges.map(\.change)
         #expect(changes.count == 2)
         #expect(changes[0].previousZone == nil)
         #expect(changes[0].currentZone == 1)
@@ -234,7 +234,7 @@ import ZoneTestSupport
         h.hr(120, at: 6)  // zone 3 run restarts
         h.hr(121, at: 8)  // 2 s: not yet
         h.hr(122, at: 9)  // 3 s: published, previous = zone 2
-        let changes = h.outputs.zoneChanges
+        let changes = h.outputs.zoneChanges.map(\.change)
         #expect(changes.map(\.timestamp) == [EngineHarness.ms(3), EngineHarness.ms(9)])
         #expect(changes.map(\.previousZone) == [nil, 1])
         #expect(changes.map(\.currentZone) == [1, 2])

@@ -61,22 +61,24 @@ struct OutputProducer {
 
     /// Produces everything `outputs` holds, the outputs of `input`.
     mutating func produce(_ outputs: EngineOutputs, of input: InputRecord) {
-        for output in outputs.all {
-            switch output {
-            case .zoneChange(let change, let session, let person, let configuration):
-                zoneChangeWriter.encode(change, session: session, person: person, configuration: configuration)
-                let writer = zoneChangeWriter
-                produce(to: zoneChangesTopic, key: session, session: session, input: input) { writer.withBytes($0) }
-            case .targetChange(let change, let session, let person, let sessionClass):
-                targetChangeWriter.encode(change, session: session, person: person, sessionClass: sessionClass)
-                let writer = targetChangeWriter
-                produce(to: targetChangesTopic, key: session, session: session, input: input) { writer.withBytes($0) }
-            case .finished(let summary):
-                workoutFinished(summary, input: input)
-            case .rejected(let rejection):
-                deadLetters.reject(rejection, input: input, into: tracker)
+        for output in outputs.zoneChanges {
+            zoneChangeWriter.encode(
+                output.change, session: output.session, person: output.person, configuration: output.configuration)
+            let writer = zoneChangeWriter
+            produce(to: zoneChangesTopic, key: output.session, session: output.session, input: input) {
+                writer.withBytes($0)
             }
         }
+        for output in outputs.targetChanges {
+            targetChangeWriter.encode(
+                output.change, session: output.session, person: output.person, sessionClass: output.sessionClass)
+            let writer = targetChangeWriter
+            produce(to: targetChangesTopic, key: output.session, session: output.session, input: input) {
+                writer.withBytes($0)
+            }
+        }
+        for summary in outputs.finished { workoutFinished(summary, input: input) }
+        for rejection in outputs.rejections { deadLetters.reject(rejection, input: input, into: tracker) }
     }
 
     private mutating func workoutFinished(_ summary: WorkoutSummary, input: InputRecord) {

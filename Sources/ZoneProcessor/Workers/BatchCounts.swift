@@ -13,16 +13,10 @@ struct BatchCounts {
     /// Counts a record's outputs; returns how many workouts finished (each frees a place under
     /// the live-session cap).
     mutating func count(_ outputs: EngineOutputs) -> Int {
-        var finished = 0
-        for output in outputs.all {
-            switch output {
-            case .zoneChange(let change, _, _, _):
-                zoneChanges += 1
-                oldestZoneChangeTs = min(oldestZoneChangeTs, change.timestamp)
-            case .finished: finished += 1
-            case .targetChange, .rejected: break
-            }
+        zoneChanges += outputs.zoneChanges.count
+        for output in outputs.zoneChanges {
+            oldestZoneChangeTs = min(oldestZoneChangeTs, output.change.timestamp)
         }
-        return finished
+        return outputs.finished.count
     }
 }

@@ -43,9 +43,11 @@ struct LoadOracle {
     func expectedZoneChanges() -> [String: Any] {
         var writer = ZoneChangeWriter()
         var expected: [String: Any] = [:]
-        for output in outputs.all {
-            guard case .zoneChange(let change, let session, let person, let configuration) = output else { continue }
-            let bytes = Data(writer.write(change, session: session, person: person, configuration: configuration))
+        for output in outputs.zoneChanges {
+            let bytes = Data(
+                writer.write(
+                    output.change, session: output.session, person: output.person,
+                    configuration: output.configuration))
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
                 let id = object["event_id"] as? String
             else { continue }
@@ -58,9 +60,10 @@ struct LoadOracle {
     func expectedTargetChanges() -> [String: Any] {
         var writer = TargetChangeWriter()
         var expected: [String: Any] = [:]
-        for output in outputs.all {
-            guard case .targetChange(let change, let session, let person, let sessionClass) = output else { continue }
-            let bytes = Data(writer.write(change, session: session, person: person, sessionClass: sessionClass))
+        for output in outputs.targetChanges {
+            let bytes = Data(
+                writer.write(
+                    output.change, session: output.session, person: output.person, sessionClass: output.sessionClass))
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
                 let id = object["event_id"] as? String
             else { continue }
