@@ -48,6 +48,9 @@ public struct Benchmark: Sendable {
     /// The peers `peers` may name.
     public static var knownPeers: [String] { PeerRun.known.map(\.name) }
 
+    /// Draws peers.svg from the peers.json in `directory`, as `bench --peer` writes both.
+    public static func drawPeersPlot(in directory: String) throws { try PeersReport.redrawPlot(in: directory) }
+
     public init(
         records: Int, partitions: Int, brokers: Int = 3, workers: Int, latencyRate: Int, latencySeconds: Int,
         output: String,

@@ -54,10 +54,20 @@ struct PeersReport: Codable {
         "flink": "Flink's Kafka connector comes from Maven, which the build machines cannot reach",
     ]
 
+    /// Writes peers.json and its plot, peers.svg, into `directory`.
     func write(to directory: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: URL(fileURLWithPath: "\(directory)/peers.json"))
-        print("bench: wrote \(directory)/peers.json")
+        try PeersPlot(report: self).svg.write(toFile: "\(directory)/peers.svg", atomically: true, encoding: .utf8)
+        print("bench: wrote \(directory)/peers.json and \(directory)/peers.svg")
+    }
+
+    /// Draws peers.svg again from the peers.json in `directory` (after the plot changed).
+    static func redrawPlot(in directory: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/peers.json"))
+        let report = try JSONDecoder().decode(PeersReport.self, from: data)
+        try PeersPlot(report: report).svg.write(toFile: "\(directory)/peers.svg", atomically: true, encoding: .utf8)
+        print("bench: wrote \(directory)/peers.svg")
     }
 }

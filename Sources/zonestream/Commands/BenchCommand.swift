@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench", abstract: "Measure throughput against a bare consumer, latency and memory per session.",
         subcommands: [
             BoardBenchCommand.self, BuildsBenchCommand.self, FailoverBenchCommand.self, LatencyBenchCommand.self,
-            MemoryBenchCommand.self,
+            MemoryBenchCommand.self, PlotBenchCommand.self,
         ])
 
     @Option(help: "Records preloaded for the throughput runs.") var records = 4_000_000
