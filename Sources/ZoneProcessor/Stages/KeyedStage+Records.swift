@@ -24,9 +24,9 @@ extension KeyedStage {
             if let output = aggregation.count(item, into: &state) {
                 tables[partition]?[key] = state
                 changedLogs[partition, default: []].insert(key)
-                produce(
+                produceSummary(
                     topic: aggregation.outputTopic(in: configuration.topics), key: output.key, value: output.value,
-                    origin: origin)
+                    partition: partition, origin: origin)
                 figures.countSummary()
             }
         }

@@ -53,6 +53,9 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     var limitWarnings: RepeatedWarning
     /// When idle keys were last looked for (wall-clock ms).
     var lastIdleSweepMs: Int64 = 0
+    /// Summaries held after a stall of the stage's thread, until the group has had time to
+    /// take its partitions away (``StallHold``).
+    var stallHold: StallHold<HeldSummary>
 
 
     /// The consumer group of a stage, beside the workers' group.
@@ -78,6 +81,9 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         self.onFatal = onFatal
         figures = aggregation.figures(in: metrics)
         tracker = DeliveryTracker(latency: figures.deliveries)
+        stallHold = StallHold(
+            graceMs: Int64(max(configuration.sessionTimeoutMs, 6_000)), capacity: Self.heldSummariesLimit,
+            nowMs: Self.monotonicMs())
         transactional = configuration.guarantee == .exactlyOnce
         // One record per finished workout: long fetch waits, so an idle stage costs the brokers
         // two empty fetches a second instead of the workers' hundreds (a broker answers a fetch
@@ -128,12 +134,19 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         var nextCommit = Date().addingTimeInterval(interval)
         while running.load(ordering: .acquiring) {
             consumer.poll(timeoutMs: 100) { record in handle(record) }
+            if isHolding() { continue }
+            sendHeldSummaries()
             if Date() >= nextCommit {
                 finishBatch()
                 nextCommit = Date().addingTimeInterval(interval)
             }
         }
-        finishBatch()
+        // Stopping in a hold: the partitions may be another member's; their next owner reads
+        // what was counted since the last commit again.
+        if !isHolding() {
+            sendHeldSummaries()
+            finishBatch()
+        }
         // Leaving the group revokes every partition here, on this thread (revoked(_:consumer:)).
         consumer.close()
         try? producer.flush(timeoutMs: 10_000)
@@ -170,7 +183,16 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     }
 
     func revoked(_ partitions: [TopicPartition], consumer: KafkaConsumer) {
-        finishBatch()
+        // After a stall the partitions may be another member's already: what was counted since
+        // the last commit is dropped unsent, and their next owner reads it again.
+        if isHolding() {
+            for partition in partitions.map(\.partition) {
+                stallHold.drop(partition: partition)
+                changedLogs[partition] = nil
+            }
+        } else {
+            finishBatch()
+        }
         for partition in partitions.map(\.partition) {
             tables[partition] = nil
             nextOffsets[partition] = nil
