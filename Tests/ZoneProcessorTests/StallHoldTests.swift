@@ -60,7 +60,8 @@ import Testing
     }
 
     /// Looks every 100 ms from `start` through `end`; whether every look was holding.
-    private func lookEvery100Ms<Output>(_ hold: inout StallHold<Output>, from start: Int64, through end: Int64) -> Bool {
+    private func lookEvery100Ms<Output>(_ hold: inout StallHold<Output>, from start: Int64, through end: Int64) -> Bool
+    {
         stride(from: start, through: end, by: 100).allSatisfy { hold.isHolding(nowMs: $0) }
     }
 

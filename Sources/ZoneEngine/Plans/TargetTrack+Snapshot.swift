@@ -2,22 +2,23 @@ extension TargetTrack {
     /// The track's state for the changelog snapshot (format 3); the plan is written once, by
     /// the session.
     func write(to writer: inout SnapshotWriter) {
-        for count in storage.settledCounts { writer.write(count) }
-        writer.write(Int(storage.creditCursor))
-        writer.write(Int(storage.stateCursor))
-        writer.write(Int(storage.publishedStep))
-        writer.write(UInt8(storage.publishedStatus.rawValue))
-        writer.write(Int(storage.candidateStep))
-        writer.write(UInt8(storage.candidateStatus.rawValue))
-        writer.write(storage.candidateSince)
+        for count in settledCounts { writer.write(count) }
+        writer.write(Int(creditCursor))
+        writer.write(Int(stateCursor))
+        writer.write(Int(publishedStep))
+        writer.write(UInt8(publishedStatus.rawValue))
+        writer.write(Int(candidateStep))
+        writer.write(UInt8(candidateStatus.rawValue))
+        writer.write(candidateSince)
     }
 
     /// Reads back what ``write(to:)`` wrote for the track of `quantity` under `plan`, every
     /// count, cursor and step checked against the plan.
     init(plan: WorkoutPlan, quantity: Quantity, reading reader: inout SnapshotReader) throws(SnapshotError) {
-        let storage = Storage(plan: plan, quantity: quantity)
+        let storage = Steps(plan: plan, quantity: quantity)
         let steps = plan.steps.count
         for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
+        self.init(steps: storage)
         func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int32 {
             let value = try reader.readInt64()
             guard value >= (allowingNone ? -1 : 0), value <= Int64(limit) else {
@@ -31,13 +32,12 @@ extension TargetTrack {
             }
             return status
         }
-        storage.creditCursor = try step(allowingNone: false, limit: steps)
-        storage.stateCursor = try step(allowingNone: false, limit: steps)
-        storage.publishedStep = try step(allowingNone: true, limit: steps - 1)
-        storage.publishedStatus = try status()
-        storage.candidateStep = try step(allowingNone: true, limit: steps - 1)
-        storage.candidateStatus = try status()
-        storage.candidateSince = try reader.readBounded()
-        self.storage = storage
+        creditCursor = try step(allowingNone: false, limit: steps)
+        stateCursor = try step(allowingNone: false, limit: steps)
+        publishedStep = try step(allowingNone: true, limit: steps - 1)
+        publishedStatus = try status()
+        candidateStep = try step(allowingNone: true, limit: steps - 1)
+        candidateStatus = try status()
+        candidateSince = try reader.readBounded()
     }
 }
