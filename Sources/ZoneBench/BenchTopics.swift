@@ -14,6 +14,9 @@ struct BenchTopics {
     var latencyAtPeerRate: Topics
     /// The load generator's gym traffic.
     var gym: Topics
+    /// The gym traffic's coaches' class plans, apart from `gym.classPlans` (left empty), so
+    /// that a run reads them only when told to (`bench builds --class-plans-for`).
+    var gymCoachedClassPlans: String
     var floorOutput: String
     var latencyFloor: (input: String, output: String)
     var peerOutput: String
@@ -30,6 +33,7 @@ struct BenchTopics {
         latencyAtPeerRate = Self.topics(prefix: prefix + "bench-latency-peer-rate-")
         latency = Self.topics(prefix: prefix + LatencyRun.topicPrefix)
         gym = Self.topics(prefix: prefix.isEmpty ? "bench-gym-" : prefix + "gym-")
+        gymCoachedClassPlans = (prefix.isEmpty ? "bench-gym-" : prefix + "gym-") + "coached-class-plans"
         floorOutput = prefix + "bench-floor-out"
         latencyFloor = (prefix + LatencyFloor.inputTopic, prefix + LatencyFloor.outputTopic)
         peerOutput = prefix + "bench-peer-out"
@@ -50,6 +54,15 @@ struct BenchTopics {
             + BenchProcessorRun.specifications(
                 groups: [LatencyRun.group], changelogPrefix: changelogPrefix, partitions: latencyPartitions)
             + plain([latencyFloor.input, latencyFloor.output], latencyPartitions)
+    }
+
+    /// The gym's contract topics and its coached class plans, `partitions` each (the plans
+    /// compacted, as `class-plans` is).
+    func gymSpecifications(partitions: Int) -> [TopicAdmin.Specification] {
+        var coached = gym
+        coached.classPlans = gymCoachedClassPlans
+        return gym.specifications(partitions: partitions)
+            + coached.specifications(partitions: partitions).filter { $0.name == gymCoachedClassPlans }
     }
 
     /// The consumer group of ZoneStream's latency run at the peers' rate.

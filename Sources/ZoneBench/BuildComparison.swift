@@ -26,6 +26,10 @@ public struct BuildComparison: Sendable {
     public var brokers = 3
     public var workers = 2
     public var rounds = 3
+    /// The builds (by name) that read the coaches' class plans of the gym traffic; the others
+    /// read an empty class-plans topic, so only the sessions that bring a plan of their own
+    /// (one member in seven) follow one.
+    public var classPlansFor: Set<String> = []
     /// The JSON report's path.
     public var output: String
     /// The `zonestream` executable started as the embedded broker (and run for the floor's outputs).
@@ -42,7 +46,7 @@ public struct BuildComparison: Sendable {
         let groups = [GymRun.warmUpGroup, Self.childWarmUpGroup] + runGroups.joined()
         let cluster = try BenchCluster(
             bootstrapServers: nil,
-            topics: names.gym.specifications(partitions: partitions)
+            topics: names.gymSpecifications(partitions: partitions)
                 + [TopicAdmin.Specification(name: names.floorOutput, partitions: partitions, replicationFactor: 1)]
                 + BenchProcessorRun.specifications(
                     groups: groups, changelogPrefix: names.changelogPrefix, partitions: partitions),
@@ -50,7 +54,9 @@ public struct BuildComparison: Sendable {
         defer { cluster.stop() }
         let kafka = KafkaConfiguration(bootstrapServers: cluster.bootstrapServers, clientID: "zonestream-bench")
         let producer = try KafkaProducer(configuration: kafka, properties: Benchmark.preloadProducerProperties)
-        let mix = try GymPreload.produce(records: records, seed: 1, topics: names.gym, producer: producer)
+        let mix = try GymPreload.produce(
+            records: records, seed: 1, topics: names.gym, classPlansTopic: names.gymCoachedClassPlans,
+            producer: producer)
         try PreloadCheck.requireKept(records: mix.records, topic: names.gym.workoutEvents, kafka: kafka, logger: logger)
         print("bench builds: \(mix.records) gym records, \(partitions) partitions, \(workers) workers")
 
@@ -130,9 +136,10 @@ public struct BuildComparison: Sendable {
     private func childRun(_ build: Int, group: String, names: BenchTopics, base: ProcessorConfiguration)
         -> ChildThroughput.Run
     {
+        var topics = names.gym
+        if classPlansFor.contains(builds[build].name) { topics.classPlans = names.gymCoachedClassPlans }
         let run = BenchProcessorRun(
-            base: base, topics: names.gym, group: group, changelogPrefix: names.changelogPrefix,
-            liveViews: true)
+            base: base, topics: topics, group: group, changelogPrefix: names.changelogPrefix, liveViews: true)
         return ChildThroughput.Run(
             executable: URL(fileURLWithPath: builds[build].executable), configuration: run.configuration)
     }

@@ -6,6 +6,8 @@ struct BuildComparisonReport: Codable {
     struct BuildFigures: Codable {
         /// The build's name (its executable's path is left out: it is the measuring machine's).
         var name: String
+        /// Whether the build read the coaches' class plans (`--class-plans-for`).
+        var readsClassPlans: Bool
         var recordsPerSecond: Spread
         /// Its rate over the floor's in the same round.
         var ratioToFloor: Spread
@@ -48,7 +50,7 @@ struct BuildComparisonReport: Codable {
         builds = zip(comparison.builds.indices, comparison.builds).map { index, build in
             let runs = buildRuns[index]
             return BuildFigures(
-                name: build.name,
+                name: build.name, readsClassPlans: comparison.classPlansFor.contains(build.name),
                 recordsPerSecond: Spread(runs.map(\.recordsPerSecond)),
                 ratioToFloor: Spread(zip(runs, floorRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
                 cpuSecondsPerMillionRecords: Spread(runs.map(\.cpuSecondsPerMillionRecords)),

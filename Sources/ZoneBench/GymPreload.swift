@@ -11,6 +11,8 @@ enum GymPreload {
     struct Mix: Codable {
         var recordsByType: [String: Int] = [:]
         var profiles = 0
+        /// Coaches' class plans published (with ``produce``'s `classPlansTopic`).
+        var classPlans = 0
         var sessions = 0
         var records: Int { recordsByType.values.reduce(0, +) }
 
@@ -27,8 +29,12 @@ enum GymPreload {
         static let small = ClassSize(members: 40, sessionSeconds: 120)
     }
 
+    /// Produces whole classes of the load generator's traffic until `records` events, with each
+    /// class's members' profiles first; with `classPlansTopic`, each class's coached plans too
+    /// (read by a processor whose `topics.class_plans` names that topic).
     static func produce(
-        records: Int, classSize: ClassSize = ClassSize(), seed: UInt64, topics: Topics, producer: KafkaProducer
+        records: Int, classSize: ClassSize = ClassSize(), seed: UInt64, topics: Topics, classPlansTopic: String? = nil,
+        producer: KafkaProducer
     ) throws -> Mix {
         let members = classSize.members
         let sessionSeconds = classSize.sessionSeconds
@@ -46,6 +52,12 @@ enum GymPreload {
                 try producer.produce(
                     topic: profile.topic, key: Array(profile.key.utf8), value: Array(profile.value.utf8), tracker: nil)
                 mix.profiles += 1
+            }
+            for classPlan in classPlansTopic.map({ generator.classPlans(topic: $0) }) ?? [] {
+                try producer.produce(
+                    topic: classPlan.topic, key: Array(classPlan.key.utf8), value: Array(classPlan.value.utf8),
+                    tracker: nil)
+                mix.classPlans += 1
             }
             mix.sessions += members
             // Whole classes: the last one may overshoot `records` so that every session finishes.

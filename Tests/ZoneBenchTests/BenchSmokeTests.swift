@@ -63,7 +63,8 @@ struct BenchSmokeTests {
     /// `zonestream bench latency`: the latency floor and ZoneStream on the same paced traffic,
     /// each reading every zone change, with a property set on ZoneStream's clients.
     /// `bench builds`: this build and another (the same binary behind a script, as a build at
-    /// another path) as `run` children against one floor.
+    /// another path) as `run` children against one floor, the other reading the coaches' class
+    /// plans.
     @Test func buildsBenchMeasuresEachBuildAgainstOneFloor() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-builds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -77,13 +78,15 @@ struct BenchSmokeTests {
         let report = directory.appendingPathComponent("builds.json")
         let (status, output) = try ZoneStreamProcess.runToExit(
             [
-                "bench", "builds", "--against", "older=\(older.path)", "--gym-records", "20000", "--rounds", "1",
-                "--broker-partitions", "4", "--report", report.path,
+                "bench", "builds", "--against", "older=\(older.path)", "--class-plans-for", "older", "--gym-records",
+                "20000", "--rounds", "1", "--broker-partitions", "4", "--report", report.path,
             ], seconds: 240)
         #expect(status == 0, "\(output.suffix(1000))")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
         let builds = object?["builds"] as? [[String: Any]] ?? []
         #expect(builds.compactMap { $0["name"] as? String } == ["this", "older"])
+        #expect(builds.compactMap { $0["readsClassPlans"] as? Bool } == [false, true])
+        #expect(((object?["mix"] as? [String: Any])?["classPlans"] as? Int ?? 0) > 0)
         for build in builds {
             let rate = (build["recordsPerSecond"] as? [String: Any])?["median"] as? Double ?? 0
             let cpu = (build["cpuSecondsPerMillionRecords"] as? [String: Any])?["median"] as? Double ?? 0

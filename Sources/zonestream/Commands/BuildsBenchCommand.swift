@@ -12,6 +12,11 @@ struct BuildsBenchCommand: ParsableCommand {
     @Option(
         help: "Another zonestream build to measure, NAME=PATH (repeatable; this build is measured first, as 'this').")
     var against: [String] = []
+    @Option(
+        help:
+            "A build (by name, 'this' included) that reads the gym traffic's coached class plans (repeatable); the others follow only the plans members bring."
+    )
+    var classPlansFor: [String] = []
     // Not --records, --partitions, --brokers or --workers: `bench` itself takes those names.
     @Option(help: "Gym records preloaded.") var gymRecords = 4_000_000
     @Option(help: "Partitions of the embedded broker's topics.") var brokerPartitions = 32
@@ -39,6 +44,10 @@ struct BuildsBenchCommand: ParsableCommand {
                 )
             }
         }
+        let names = Set(["this"] + others.map(\.name))
+        for name in classPlansFor where !names.contains(name) {
+            throw ValidationError("--class-plans-for: '\(name)' is not a build of this comparison (\(names.sorted()))")
+        }
         try requireOption("--gym-records", gymRecords, in: 1...100_000_000)
         try requireOption("--broker-partitions", brokerPartitions, in: 1...64)
         try BrokerCommand.validate(brokers: brokerCount)
@@ -55,6 +64,7 @@ struct BuildsBenchCommand: ParsableCommand {
         comparison.brokers = brokerCount
         comparison.workers = workerThreads
         comparison.rounds = rounds
+        comparison.classPlansFor = Set(classPlansFor)
         try comparison.run(logger: logger)
     }
 }
