@@ -6,6 +6,14 @@ cd "$(dirname "$0")/.."
 # tests run on it as well as on the embedded broker (ZONESTREAM_TEST_BROKERS=mock: only there).
 # prometheus: its promtool checks docs/prometheus/alerts.yml; systemd: systemd-analyze rates the unit.
 bash scripts/bootstrap.sh chromium prometheus systemd --noida-db
+# The benchmark peers' pinned environments (the peer tests run each one), made while the
+# build runs: downloading them is mostly waiting on the network.
+mkdir -p .build
+peers_log=.build/peer-environments.log
+( for requirements in benchmarks/peers/*/requirements.txt; do
+      bash benchmarks/peers/common/install-peer.sh "$(basename "$(dirname "$requirements")")"
+  done ) > "$peers_log" 2>&1 &
+peers_pid=$!
 # The formatter's configuration (.swift-format) holds for every Swift file of the tree.
 swift format lint --strict --recursive --parallel \
     Package.swift Plugins Sources Tests benchmarks/Package.swift benchmarks/Benchmarks fuzz/Package.swift fuzz/Sources/DecoderFuzzer
@@ -13,4 +21,5 @@ swift format lint --strict --recursive --parallel \
 swift build --build-tests --explicit-target-dependency-import-check error
 # The Debian package (a static-stdlib release build in .build-release): the tests install it.
 bash scripts/package.sh
+wait "$peers_pid" || { cat "$peers_log" >&2; echo "test: a peer's environment could not be made" >&2; exit 1; }
 swift test --skip-build "$@"

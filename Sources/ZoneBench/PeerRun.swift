@@ -8,7 +8,7 @@ enum PeerRun {
     /// The peers `zonestream bench --peer` knows, and whether each needs a broker that creates
     /// topics when asked (the embedded broker cannot).
     static let known: [(name: String, needsTopicCreation: Bool)] = [
-        ("quixstreams", false), ("bytewax", false), ("faust", true),
+        ("quixstreams", false), ("bytewax", false), ("faust", true), ("pathway", false),
     ]
 
     static func needsTopicCreation(_ peer: String) -> Bool {
@@ -24,6 +24,9 @@ enum PeerRun {
         case "bytewax":
             "KafkaSource (tail=False over the preload, tail=True for latency), stateful_flat_map, KafkaSink; "
                 + "one worker, no recovery store"
+        case "pathway":
+            "pw.io.kafka.read (raw, with metadata, commit every 100 ms), groupby(session).reduce with a stateful_many "
+                + "reducer, to_stream, flatten, pw.io.kafka.write; one worker thread, no persistence"
         case "faust":
             "an agent over the input topic, a Table (in memory, its changelog topic on), sends to the output topic; "
                 + "one worker, producer linger 5 ms"
