@@ -85,6 +85,9 @@ def main():
                 # signal to itself does not stop Faust's worker when the signal is ignored in
                 # the process that started it (a test's, say).
                 await app.producer.flush()
+                # Faust's worker sends what is printed to its log: the report goes to the real
+                # standard output, where the benchmark reads it.
+                sys.stdout = sys.__stdout__
                 progress.report()
                 for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
                     stream.flush()
