@@ -8,8 +8,11 @@ import Testing
     static let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("benchmarks/results")
 
-    @Test func theCommittedSittingIsDrawnWithEveryClient() throws {
-        let data = try Data(contentsOf: Self.results.appendingPathComponent("peers.json"))
+    /// The sittings committed: on the embedded broker, and on noida-db (where Faust runs too).
+    @Test(arguments: ["", "noida-db/"])
+    func theCommittedSittingIsDrawnWithEveryClient(_ directory: String) throws {
+        let results = Self.results.appendingPathComponent(directory)
+        let data = try Data(contentsOf: results.appendingPathComponent("peers.json"))
         let report = try JSONDecoder().decode(PeersReport.self, from: data)
         let svg = PeersPlot(report: report).svg
         #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>"))
@@ -20,7 +23,7 @@ import Testing
         for figures in report.latency where figures.peer != "zonestream" {
             #expect(svg.contains(">\(figures.peer)</text>"), "peers.svg lacks \(figures.peer)'s latency")
         }
-        let committed = try String(contentsOf: Self.results.appendingPathComponent("peers.svg"), encoding: .utf8)
+        let committed = try String(contentsOf: results.appendingPathComponent("peers.svg"), encoding: .utf8)
         #expect(committed == svg, "peers.svg is not drawn from peers.json: run zonestream bench plot")
     }
 
