@@ -19,8 +19,10 @@ extension KeyedStage {
 
     static func monotonicMs() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
 
-    /// Whether outputs are held now (a stall since the last look starts a hold).
-    func isHolding() -> Bool { stallHold.isHolding(nowMs: Self.monotonicMs()) }
+    /// Whether outputs are held now (a stall since the last look starts a hold). Never
+    /// exactly-once: there the broker fences a replaced member's transaction, and a batch is
+    /// committed whole on a revocation.
+    func isHolding() -> Bool { !transactional && stallHold.isHolding(nowMs: Self.monotonicMs()) }
 
     /// Produces a summary, or holds it while the stage holds its outputs.
     func produceSummary(topic: String, key: String, value: [UInt8], partition: Int32, origin: OutputOrigin) {

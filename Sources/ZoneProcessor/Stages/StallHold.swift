@@ -1,5 +1,5 @@
-/// What a keyed stage does after its thread stalled (a frozen process, a paused container, a
-/// machine that stood still): it may have been replaced in its group while it stood still,
+/// What a keyed stage does at least once after its thread stalled (a frozen process, a paused
+/// container, a machine that stood still): it may have been replaced in its group while it stood still,
 /// and a successor may already have published newer summaries of the same keys. So for the
 /// group's session timeout after a stall, in which a replaced member learns that it lost its
 /// partitions, the stage holds its outputs and its changelog instead of sending them. A
