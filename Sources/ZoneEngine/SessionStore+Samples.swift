@@ -42,22 +42,28 @@ extension SessionStore {
     ) {
         switch live[slot].applySample(quantity, at: timestamp, value: value, settings: settings) {
         case .accepted(let change):
-            live[slot].lastAppliedWallMs = wallMs
-            // A change is only produced for a quantity with zones.
-            if let change, let configuration = live[slot].configuration(for: quantity) {
-                outputs.zoneChanged(
-                    change, session: live[slot].id, person: live[slot].person, configuration: configuration)
-            }
-            if live[slot].plan != nil,
-                let target = live[slot].observeTarget(
-                    quantity, at: timestamp, value: value, dwellMs: settings.targetMinDwellMs)
-            {
+            accepted(slot: slot, change, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
+        case .acceptedChangingTarget(let change):
+            accepted(slot: slot, change, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
+            if let target = live[slot].publishedTargetChange(quantity, at: timestamp, value: value) {
                 outputs.targetChanged(
                     target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
             }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1
         case .paused: break
+        }
+    }
+
+    @inline(__always)
+    private mutating func accepted(
+        slot: Int, _ change: ZoneChange?, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
+        outputs: inout EngineOutputs
+    ) {
+        live[slot].lastAppliedWallMs = wallMs
+        // A change is only produced for a quantity with zones.
+        if let change, let configuration = live[slot].configuration(for: quantity) {
+            outputs.zoneChanged(change, session: live[slot].id, person: live[slot].person, configuration: configuration)
         }
     }
 }

@@ -57,6 +57,14 @@ struct SessionTracks: Sendable {
         }
     }
 
+    /// The target change the latest sample of `quantity` published, read in place.
+    func publishedTargetChange(_ quantity: Quantity, at timestamp: Int64, value: Double) -> TargetChange? {
+        switch quantity {
+        case .heartRate: heartRate.target?.publishedChange(at: timestamp, value: value)
+        case .cyclingPower: power?.track.target?.publishedChange(at: timestamp, value: value)
+        }
+    }
+
     subscript(quantity: Quantity) -> QuantityTrack {
         get {
             switch quantity {

@@ -58,28 +58,10 @@ public struct WorkoutSession: Sendable {
         self.tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
     }
 
-    /// An accepted sample's target change, if the session's plan publishes one (contract,
-    /// "Live target changes"). Called only for sessions with a plan.
-    mutating func observeTarget(_ quantity: Quantity, at timestamp: Int64, value: Double, dwellMs: Int64)
-        -> TargetChange?
-    {
-        // In place: a copy of the track would share the progress's box and make it copied.
-        switch quantity {
-        case .heartRate:
-            return Self.observe(&tracks.heartRate, at: timestamp, value: value, dwellMs: dwellMs)
-        case .cyclingPower:
-            let power = tracks.powerStorage()
-            return Self.observe(&power.track, at: timestamp, value: value, dwellMs: dwellMs)
-        }
-    }
-
-    private static func observe(_ track: inout QuantityTrack, at timestamp: Int64, value: Double, dwellMs: Int64)
-        -> TargetChange?
-    {
-        guard track.target != nil else { return nil }
-        let zone = track.lastZone
-        let zoneCount = track.configuration?.zoneCount ?? 0
-        return track.target?.observe(value: value, zone: zone, zoneCount: zoneCount, at: timestamp, dwellMs: dwellMs)
+    /// The target change that the accepted sample at `timestamp` with `value` published
+    /// (its outcome was ``SampleOutcome/acceptedChangingTarget(_:)``).
+    func publishedTargetChange(_ quantity: Quantity, at timestamp: Int64, value: Double) -> TargetChange? {
+        tracks.publishedTargetChange(quantity, at: timestamp, value: value)
     }
 
     /// The activity a session has when none is given; it counts as unset.
@@ -112,7 +94,7 @@ public struct WorkoutSession: Sendable {
             let outcome = Self.applySample(
                 to: &power.track, counters: &counters, activities: &activities, pauses: pauses,
                 start: startTimestamp, at: timestamp, value: value, settings: settings)
-            if case .accepted = outcome { return outcome }
+            if outcome.isAccepted { return outcome }
             tracks.dropPowerIfUnused()
             return outcome
         }
@@ -139,7 +121,17 @@ public struct WorkoutSession: Sendable {
             creditOpenCoverage(of: &track, activities: &activities, pauses: pauses, upTo: timestamp, settings: settings)
         }
         if timestamp > counters.latestTimestamp { counters.latestTimestamp = timestamp }
-        return track.accept(timestamp: timestamp, value: value, settings: settings)
+        let outcome = track.accept(timestamp: timestamp, value: value, settings: settings)
+        // Observed in the same access to the track; a session without a plan pays a nil check.
+        guard track.target != nil else { return outcome }
+        let zone = track.lastZone
+        let zoneCount = track.configuration?.zoneCount ?? 0
+        let targetChanged =
+            track.target?.observe(
+                value: value, zone: zone, zoneCount: zoneCount, at: timestamp, dwellMs: settings.targetMinDwellMs)
+            ?? false
+        guard targetChanged, case .accepted(let change) = outcome else { return outcome }
+        return .acceptedChangingTarget(change)
     }
 
     /// Whether a sample at `timestamp` falls in a closed pause or at or after an open one's start.

@@ -23,8 +23,23 @@ public struct ZoneChange: Sendable, Equatable {
 
 /// What became of one sample.
 public enum SampleOutcome: Sendable, Equatable {
+    /// Accepted, with the zone change it produced, if any.
     case accepted(ZoneChange?)
+    /// Accepted, and it also changed its plan's target state (the change is read from the
+    /// session). A case of its own rather than a flag beside the zone change: the flag made
+    /// every sample's outcome larger to move.
+    case acceptedChangingTarget(ZoneChange?)
     case late
     case duplicate
     case paused
+}
+
+extension SampleOutcome {
+    /// Whether the sample was accepted.
+    var isAccepted: Bool {
+        switch self {
+        case .accepted, .acceptedChangingTarget: true
+        case .late, .duplicate, .paused: false
+        }
+    }
 }

@@ -19,12 +19,12 @@ extension TargetTrack {
         let steps = plan.steps.count
         for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
         self.init(steps: storage)
-        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int32 {
+        func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int16 {
             let value = try reader.readInt64()
             guard value >= (allowingNone ? -1 : 0), value <= Int64(limit) else {
                 throw SnapshotError("a plan step index \(value) is outside the plan's \(steps) steps")
             }
-            return Int32(value)
+            return Int16(value)
         }
         func status() throws(SnapshotError) -> TargetStatus {
             guard let status = TargetStatus(rawValue: Int8(bitPattern: try reader.readByte())) else {

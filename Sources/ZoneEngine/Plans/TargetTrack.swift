@@ -49,30 +49,42 @@ struct TargetTrack: Sendable {
     var runningIn: Int64 = 0
     var runningBelow: Int64 = 0
     var runningAbove: Int64 = 0
-    /// The step the latest sample fell in, with its bounds and target copied out of the plan:
-    /// an interval or sample inside [cachedStart, cachedEnd) needs nothing else. Empty (0, 0)
-    /// until the first sample in a step.
+    /// The step the latest sample fell in, with its bounds and target copied out of the plan
+    /// (or the span before or after the plan, without a target): an interval or sample inside
+    /// [cachedStart, cachedEnd) needs nothing else. Empty (0, 0) until the first sample.
     var cachedStart: Int64 = 0
     var cachedEnd: Int64 = 0
     var candidateSince: Int64 = 0
     var cachedTarget: PlanTarget?
-    var cachedStep: Int32 = -1
+    // Step indices are 16 bits: a plan has at most `WorkoutPlan.maximumSteps` steps.
+    var cachedStep: Int16 = -1
     /// The step whose milliseconds are running, -1: none.
-    var runningStep: Int32 = -1
+    var runningStep: Int16 = -1
     /// The state the latest samples have had since `candidateSince`, step -1 before any.
-    var candidateStep: Int32 = -1
+    var candidateStep: Int16 = -1
     /// The last published state, step -1 before the first.
-    var publishedStep: Int32 = -1
+    var publishedStep: Int16 = -1
+    /// The state published before it, for the change's `previous`; step -1: none.
+    var previousStep: Int16 = -1
     /// The first step that may overlap the next credited interval (intervals come in time order).
-    var creditCursor: Int32 = 0
+    var creditCursor: Int16 = 0
     /// The first step that may hold the next accepted sample (samples come in time order).
-    var stateCursor: Int32 = 0
+    var stateCursor: Int16 = 0
     var candidateStatus = TargetStatus.in
     var publishedStatus = TargetStatus.in
+    var previousStatus = TargetStatus.in
+    /// Whether the latest accepted sample fell in the cached step and had a status there: the
+    /// candidate's. Its coverage, credited when the next sample comes, then has that status
+    /// without working it out again (the zones it was worked out with cannot change once the
+    /// track has samples). False until the first such sample and after a restore.
+    var latestStatusKnown = false
 
     /// The track of `quantity` under `plan`; nil when no step targets the quantity.
+    /// Also nil for a plan of more than ``WorkoutPlan/maximumSteps`` steps, which no input
+    /// gives (the decoder and the snapshot reader refuse one): step indices are 16 bits.
     init?(plan: WorkoutPlan, quantity: Quantity) {
-        guard plan.steps.contains(where: { $0.targets[quantity] != nil }) else { return nil }
+        guard plan.steps.count <= WorkoutPlan.maximumSteps, plan.steps.contains(where: { $0.targets[quantity] != nil })
+        else { return nil }
         steps = Steps(plan: plan, quantity: quantity)
     }
 
@@ -112,7 +124,7 @@ struct TargetTrack: Sendable {
 
     /// Credits `milliseconds` of `step` at `status`, in the running sums when it is their step.
     @inline(__always)
-    private mutating func add(_ milliseconds: Int64, step: Int32, status: TargetStatus) {
+    private mutating func add(_ milliseconds: Int64, step: Int16, status: TargetStatus) {
         if step != runningStep { settleRunning(startingStep: step) }
         switch status {
         case .in: runningIn += milliseconds
@@ -123,7 +135,7 @@ struct TargetTrack: Sendable {
 
     /// Moves the running sums into the counts and starts running `step`.
     @inline(never)
-    private mutating func settleRunning(startingStep step: Int32) {
+    private mutating func settleRunning(startingStep step: Int16) {
         if runningStep >= 0 {
             if !isKnownUniquelyReferenced(&steps) { steps = steps.copy() }
             let base = Int(runningStep) * 3
@@ -137,7 +149,7 @@ struct TargetTrack: Sendable {
 
     /// Caches step `index`'s bounds and target.
     private mutating func cache(step index: Int) {
-        cachedStep = Int32(index)
+        cachedStep = Int16(index)
         cachedStart = steps.starts[index]
         cachedEnd = steps.starts[index + 1]
         cachedTarget = steps.targets[index]
@@ -149,7 +161,11 @@ struct TargetTrack: Sendable {
     mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
         if from >= cachedStart && to <= cachedEnd {
             // Within the latest sample's step: the usual case, one step and its cached target.
-            creditCursor = cachedStep
+            // The credit cursor is left behind: the next interval across a bound moves it on.
+            if latestStatusKnown {
+                add(to &- from, step: cachedStep, status: candidateStatus)
+                return
+            }
             if let target = cachedTarget, let status = target.status(of: value, zone: zone, zoneCount: zoneCount) {
                 add(to - from, step: cachedStep, status: status)
             }
@@ -164,65 +180,89 @@ struct TargetTrack: Sendable {
         let count = steps.targets.count
         var index = Int(creditCursor)
         while index < count && steps.starts[index + 1] <= from { index += 1 }
-        creditCursor = Int32(index)
+        creditCursor = Int16(index)
         while index < count && steps.starts[index] < to {
             let overlap = min(to, steps.starts[index + 1]) - max(from, steps.starts[index])
             if overlap > 0, let target = steps.targets[index],
                 let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
             {
-                add(overlap, step: Int32(index), status: status)
+                add(overlap, step: Int16(index), status: status)
             }
             index += 1
         }
     }
 
-    /// An accepted sample at `timestamp`: the target change it publishes, if any (contract,
-    /// "Live target changes", with `target_min_dwell_ms` as `dwellMs`).
+    /// An accepted sample at `timestamp`: whether it publishes a target change (contract,
+    /// "Live target changes", with `target_min_dwell_ms` as `dwellMs`), then read with
+    /// ``publishedChange(at:value:)``. A flag rather than the change itself: the change holds
+    /// the plan, and returning it through every sample's path cost more than building it on
+    /// the rare sample that publishes.
     @inline(__always)
-    mutating func observe(value: Double, zone: Int, zoneCount: Int, at timestamp: Int64, dwellMs: Int64)
-        -> TargetChange?
-    {
-        if timestamp < cachedStart || timestamp >= cachedEnd {
-            guard moveState(to: timestamp) else { return nil }
-        } else {
-            stateCursor = cachedStep
+    mutating func observe(value: Double, zone: Int, zoneCount: Int, at timestamp: Int64, dwellMs: Int64) -> Bool {
+        // The cached step is where moveState left the state cursor.
+        if timestamp < cachedStart || timestamp >= cachedEnd, !moveState(to: timestamp) {
+            latestStatusKnown = false
+            return false
         }
         let index = cachedStep
         guard let target = cachedTarget, let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
-        else { return nil }
+        else {
+            latestStatusKnown = false
+            return false
+        }
+        latestStatusKnown = true
         if index != candidateStep || status != candidateStatus {
             candidateStep = index
             candidateStatus = status
             candidateSince = timestamp
         }
-        guard index != publishedStep || status != publishedStatus, timestamp - candidateSince >= dwellMs
-        else { return nil }
-        return publish(step: index, status: status, value: value, at: timestamp)
+        guard index != publishedStep || status != publishedStatus, timestamp &- candidateSince >= dwellMs
+        else { return false }
+        (previousStep, previousStatus) = (publishedStep, publishedStatus)
+        (publishedStep, publishedStatus) = (index, status)
+        return true
+    }
+
+    /// The change the sample at `timestamp` with `value` published (``observe(value:zone:zoneCount:at:dwellMs:)``
+    /// returned true).
+    func publishedChange(at timestamp: Int64, value: Double) -> TargetChange {
+        TargetChange(
+            quantity: steps.quantity, timestamp: timestamp, value: value,
+            state: TargetChange.State(step: Int(publishedStep), status: publishedStatus),
+            previous: previousStep < 0 ? nil : TargetChange.State(step: Int(previousStep), status: previousStatus),
+            plan: steps.plan)
     }
 
     /// Moves the state cursor to the step holding `timestamp` and caches it; false when no
-    /// step holds it (before the plan's anchor, after its end).
+    /// step holds it (before the plan's anchor, after its end). Those spans are cached too,
+    /// without a target, so that the samples of a member who rides on after the plan or
+    /// warms up before the class take the cached path rather than searching the steps again.
     @inline(never)
     private mutating func moveState(to timestamp: Int64) -> Bool {
         let steps = self.steps
         let count = steps.targets.count
         var index = Int(stateCursor)
         while index < count && steps.starts[index + 1] <= timestamp { index += 1 }
-        stateCursor = Int32(index)
-        guard index < count && timestamp >= steps.starts[index] else { return false }
+        stateCursor = Int16(index)
+        if index == count {
+            cacheOutside(step: index, from: steps.starts[count], to: .max)
+            return false
+        }
+        guard timestamp >= steps.starts[index] else {
+            // Samples come in time order, so only the span before the first step is here.
+            if index == 0 { cacheOutside(step: 0, from: .min, to: steps.starts[0]) }
+            return false
+        }
         cache(step: index)
         return true
     }
 
-    @inline(never)
-    private mutating func publish(step index: Int32, status: TargetStatus, value: Double, at timestamp: Int64)
-        -> TargetChange
-    {
-        let previous = publishedState
-        publishedStep = index
-        publishedStatus = status
-        return TargetChange(
-            quantity: steps.quantity, timestamp: timestamp, value: value,
-            state: TargetChange.State(step: Int(index), status: status), previous: previous, plan: steps.plan)
+    /// Caches a span no step covers, ending where step `index` starts (or, `index` being the
+    /// step count, starting at the plan's end).
+    private mutating func cacheOutside(step index: Int, from start: Int64, to end: Int64) {
+        cachedStep = Int16(index)
+        cachedStart = start
+        cachedEnd = end
+        cachedTarget = nil
     }
 }
