@@ -112,22 +112,28 @@ struct SessionIndex: Sendable {
     /// The seeded hash of `id`'s UTF-8 bytes, lowest bit set.
     @inline(__always)
     func hash(_ id: String) -> UInt64 {
-        var id = id
-        return id.withUTF8 { bytes in
-            var state = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-            var offset = 0
-            let raw = UnsafeRawBufferPointer(bytes)
-            while offset + 8 <= raw.count {
-                state = Self.mix(state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
-            }
-            if offset < raw.count {
-                var tail: UInt64 = 0
-                for index in offset..<raw.count { tail |= UInt64(raw[index]) << (8 * UInt64(index - offset)) }
-                state = Self.mix(state ^ tail ^ 0xFF)
-            }
-            return Self.mix(state) | 1
+        // Read in place: `withUTF8` is mutating, and the copy it needs retained the id on
+        // every lookup. Only a string without contiguous UTF-8 (bridged) takes the copy.
+        if let hash = id.utf8.withContiguousStorageIfAvailable({ hash(bytes: $0) }) { return hash }
+        var contiguous = id
+        return contiguous.withUTF8 { hash(bytes: $0) }
+    }
+
+    @inline(__always)
+    private func hash(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var state = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        var offset = 0
+        let raw = UnsafeRawBufferPointer(bytes)
+        while offset + 8 <= raw.count {
+            state = Self.mix(state ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
         }
+        if offset < raw.count {
+            var tail: UInt64 = 0
+            for index in offset..<raw.count { tail |= UInt64(raw[index]) << (8 * UInt64(index - offset)) }
+            state = Self.mix(state ^ tail ^ 0xFF)
+        }
+        return Self.mix(state) | 1
     }
 
     /// One 128-bit multiply folded to 64 bits (the core of wyhash-style mixes).
