@@ -6,14 +6,21 @@ import ZoneEngine
 extension JSONTextWriter {
     /// `"index":i,"purpose":"…","start_ts":…,"end_ts":…` of step `index` (0-based).
     mutating func appendStepFields(_ plan: WorkoutPlan, step index: Int) {
+        appendStepFields(
+            index: index, purpose: plan.steps[index].purpose, start: plan.start(ofStep: index),
+            end: plan.end(ofStep: index))
+    }
+
+    /// The same fields from their values.
+    mutating func appendStepFields(index: Int, purpose: PlanStep.Purpose, start: Int64, end: Int64) {
         append(#""index":"#)
         appendInteger(Int64(index + 1))
         append(#","purpose":""#)
-        appendUnescaped(plan.steps[index].purpose.rawValue)
+        appendUnescaped(purpose.rawValue)
         append(#"","start_ts":"#)
-        appendInteger(plan.start(ofStep: index))
+        appendInteger(start)
         append(#","end_ts":"#)
-        appendInteger(plan.end(ofStep: index))
+        appendInteger(end)
     }
 
     /// `{"zones":[lo,hi]}`, or `{"min":…,"max":…}` with the bounds it has.

@@ -22,7 +22,6 @@ public struct TargetChangeWriter {
 
     /// Writes the event for `change` into the writer's buffer (read it with ``withBytes(_:)``).
     public mutating func encode(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
-        let plan = change.plan
         let step = change.state.step
         text.removeAll()
         text.append(#"{"schema":1,"type":"target_change","event_id":""#)
@@ -42,9 +41,9 @@ public struct TargetChangeWriter {
         text.append(#"","ts":"#)
         text.appendInteger(change.timestamp)
         text.append(#","step":{"#)
-        text.appendStepFields(plan, step: step)
+        text.appendStepFields(index: step, purpose: change.purpose, start: change.stepStart, end: change.stepEnd)
         text.append(#","target":"#)
-        if let target = plan.steps[step].targets[change.quantity] {
+        if let target = change.target {
             text.appendTarget(target)
         } else {
             text.append("null")

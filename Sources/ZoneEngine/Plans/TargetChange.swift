@@ -1,4 +1,7 @@
 /// A session's target state for a quantity changed (contract, `target-changes`).
+///
+/// The step's purpose, bounds and target are copied out of the plan rather than the plan held:
+/// a change is then plain values, so producing, reading and dropping one retains nothing.
 public struct TargetChange: Sendable, Equatable {
     /// A step (0-based) and where the quantity stood against its target.
     public struct State: Sendable, Equatable {
@@ -13,11 +16,9 @@ public struct TargetChange: Sendable, Equatable {
     public let state: State
     /// The last published state for the quantity; nil for the first.
     public let previous: State?
-    /// The session's plan, for the step's purpose, times and target.
-    public let plan: WorkoutPlan
-
-    public static func == (lhs: TargetChange, rhs: TargetChange) -> Bool {
-        lhs.quantity == rhs.quantity && lhs.timestamp == rhs.timestamp && lhs.value == rhs.value
-            && lhs.state == rhs.state && lhs.previous == rhs.previous && lhs.plan === rhs.plan
-    }
+    /// The state's step: its purpose, when it starts and ends, and its target for the quantity.
+    public let purpose: PlanStep.Purpose
+    public let stepStart: Int64
+    public let stepEnd: Int64
+    public let target: PlanTarget?
 }

@@ -226,11 +226,13 @@ struct TargetTrack: Sendable {
     /// The change the sample at `timestamp` with `value` published (``observe(value:zone:zoneCount:at:dwellMs:)``
     /// returned true).
     func publishedChange(at timestamp: Int64, value: Double) -> TargetChange {
-        TargetChange(
+        let step = Int(publishedStep)
+        return TargetChange(
             quantity: steps.quantity, timestamp: timestamp, value: value,
-            state: TargetChange.State(step: Int(publishedStep), status: publishedStatus),
+            state: TargetChange.State(step: step, status: publishedStatus),
             previous: previousStep < 0 ? nil : TargetChange.State(step: Int(previousStep), status: previousStatus),
-            plan: steps.plan)
+            purpose: steps.plan.steps[step].purpose, stepStart: steps.starts[step], stepEnd: steps.starts[step + 1],
+            target: steps.targets[step])
     }
 
     /// Moves the state cursor to the step holding `timestamp` and caches it; false when no

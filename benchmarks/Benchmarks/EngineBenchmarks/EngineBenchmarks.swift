@@ -101,7 +101,7 @@ func encoderReads(_ outputs: EngineOutputs) -> Int {
         let change = output.change
         sum &+= output.session.utf8.count &+ (output.person?.utf8.count ?? 0) &+ (output.sessionClass?.utf8.count ?? 0)
         sum &+= Int(change.timestamp) &+ change.state.step &+ (change.previous?.step ?? 0)
-        sum &+= Int(bitPattern: ObjectIdentifier(change.plan))
+        sum &+= Int(change.stepStart) &+ Int(change.stepEnd) &+ (change.target == nil ? 0 : 1)
     }
     return sum
 }
