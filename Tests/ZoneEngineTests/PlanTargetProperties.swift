@@ -86,6 +86,40 @@ import ZoneTestSupport
         }
     }
 
+    /// A planned session handed over through its snapshot at any sample (as a new owner restores
+    /// it from the changelog) goes on exactly as the unbroken one: the same target changes and
+    /// the same time in target.
+    @Test func aPlannedSessionRestoredFromItsSnapshotGoesOnAsTheOriginal() async {
+        await propertyCheck(count: 300, input: zip(Self.testCase, Gen.int(in: 0...80))) { testCase, cut in
+            func run(handingOverAt cut: Int?) -> (EngineHarness, WorkoutSummary?) {
+                var settings = EngineSettings()
+                settings.targetMinDwellMs = testCase.dwellMs
+                var h = EngineHarness(settings: settings)
+                h.profiles["p"] = PersonProfile(person: "p", age: 40, functionalThresholdPower: 220)
+                let plan = WorkoutPlan(
+                    name: nil, source: .session, anchor: EngineHarness.ms(Double(testCase.anchorSeconds)),
+                    steps: testCase.steps)
+                h.send(.sessionStart(SessionStartRequest(person: "p", plan: plan)), at: 0)
+                var seconds = 0
+                for (index, sample) in testCase.samples.enumerated() {
+                    if index == cut {
+                        do { try SessionPersistenceTests.handOver(&h) } catch {
+                            Issue.record("restore failed: \(error)")
+                        }
+                    }
+                    seconds += sample.gap
+                    let quantity: Quantity = sample.power ? .cyclingPower : .heartRate
+                    h.send(.sample(quantity, value: Double(sample.value), person: nil), at: Double(seconds))
+                }
+                return (h, h.end(at: Double(seconds) + 1.5))
+            }
+            let (original, expected) = run(handingOverAt: nil)
+            let (restored, summary) = run(handingOverAt: cut)
+            #expect(summary?.plan == expected?.plan)
+            #expect(restored.outputs.targetChanges == original.outputs.targetChanges)
+        }
+    }
+
     /// The contract read plainly: each sample covers until the next (at most the maximum gap),
     /// each covered millisecond counts for the step it falls in, at the sample's status there.
     struct Reference {
