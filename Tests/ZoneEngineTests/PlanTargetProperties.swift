@@ -38,35 +38,59 @@ import ZoneTestSupport
         Gen.oneOf(Gen.always(Int64(0)), Gen.always(Int64(4_000)))
     ).map { Case(anchorSeconds: $0, steps: $1, samples: $2, dwellMs: $3) }
 
+    /// A run of `testCase`: the harness after the session ended, the plan, the samples sent, the
+    /// zones in use before the end and the end's time; handed over through its snapshot before
+    /// sample `cut` when there is one.
+    struct Played {
+        var h: EngineHarness
+        let plan: WorkoutPlan
+        let sent: [(quantity: Quantity, at: Int64, value: Double)]
+        let configurations: [ZoneConfiguration?]
+        let end: Int64
+        let summary: WorkoutSummary?
+    }
+
+    static func play(_ testCase: Case, handingOverAt cut: Int? = nil) -> Played {
+        var settings = EngineSettings()
+        settings.targetMinDwellMs = testCase.dwellMs
+        var h = EngineHarness(settings: settings)
+        h.profiles["p"] = PersonProfile(person: "p", age: 40, functionalThresholdPower: 220)
+        let plan = WorkoutPlan(
+            name: nil, source: .session, anchor: EngineHarness.ms(Double(testCase.anchorSeconds)),
+            steps: testCase.steps)
+        h.send(.sessionStart(SessionStartRequest(person: "p", plan: plan)), at: 0)
+        var seconds = 0
+        var sent: [(quantity: Quantity, at: Int64, value: Double)] = []
+        for (index, sample) in testCase.samples.enumerated() {
+            if index == cut {
+                do { try SessionPersistenceTests.handOver(&h) } catch { Issue.record("restore failed: \(error)") }
+            }
+            seconds += sample.gap
+            let quantity: Quantity = sample.power ? .cyclingPower : .heartRate
+            sent.append((quantity, EngineHarness.ms(Double(seconds)), Double(sample.value)))
+            h.send(.sample(quantity, value: Double(sample.value), person: nil), at: Double(seconds))
+        }
+        let configurations = Quantity.allCases.map { h.live?.configuration(for: $0) }
+        let summary = h.end(at: Double(seconds) + 1.5)
+        return Played(
+            h: h, plan: plan, sent: sent, configurations: configurations,
+            end: EngineHarness.ms(Double(seconds) + 1.5), summary: summary)
+    }
+
     @Test func timeInTargetAndTargetChangesMatchAPlainReading() async {
         await propertyCheck(count: 400, input: Self.testCase) { testCase in
-            var settings = EngineSettings()
-            settings.targetMinDwellMs = testCase.dwellMs
-            var h = EngineHarness(settings: settings)
-            h.profiles["p"] = PersonProfile(person: "p", age: 40, functionalThresholdPower: 220)
-            let plan = WorkoutPlan(
-                name: nil, source: .session, anchor: EngineHarness.ms(Double(testCase.anchorSeconds)),
-                steps: testCase.steps)
-            h.send(.sessionStart(SessionStartRequest(person: "p", plan: plan)), at: 0)
-            var seconds = 0
-            var sent: [(quantity: Quantity, at: Int64, value: Double)] = []
-            for sample in testCase.samples {
-                seconds += sample.gap
-                let quantity: Quantity = sample.power ? .cyclingPower : .heartRate
-                sent.append((quantity, EngineHarness.ms(Double(seconds)), Double(sample.value)))
-                h.send(.sample(quantity, value: Double(sample.value), person: nil), at: Double(seconds))
-            }
-            let configurations = Quantity.allCases.map { h.live?.configuration(for: $0) }
-            guard let summary = h.end(at: Double(seconds) + 1.5), let planSummary = summary.plan else {
+            let played = Self.play(testCase)
+            let (h, plan, sent, configurations, end) =
+                (played.h, played.plan, played.sent, played.configurations, played.end)
+            guard let planSummary = played.summary?.plan else {
                 Issue.record("no summary with a plan")
                 return
             }
-            let end = EngineHarness.ms(Double(seconds) + 1.5)
             for quantity in Quantity.allCases {
                 let samples = sent.filter { $0.quantity == quantity }
                 let configuration = configurations[quantity == .heartRate ? 0 : 1]
                 let reference = Reference(
-                    plan: plan, quantity: quantity, configuration: configuration, maxGapMs: settings.maxGapMs)
+                    plan: plan, quantity: quantity, configuration: configuration, maxGapMs: h.store.settings.maxGapMs)
                 let expected = reference.milliseconds(samples: samples.map { ($0.at, $0.value) }, end: end)
                 for step in plan.steps.indices {
                     for status in TargetStatus.allCases {
@@ -91,32 +115,10 @@ import ZoneTestSupport
     /// the same time in target.
     @Test func aPlannedSessionRestoredFromItsSnapshotGoesOnAsTheOriginal() async {
         await propertyCheck(count: 300, input: zip(Self.testCase, Gen.int(in: 0...80))) { testCase, cut in
-            func run(handingOverAt cut: Int?) -> (EngineHarness, WorkoutSummary?) {
-                var settings = EngineSettings()
-                settings.targetMinDwellMs = testCase.dwellMs
-                var h = EngineHarness(settings: settings)
-                h.profiles["p"] = PersonProfile(person: "p", age: 40, functionalThresholdPower: 220)
-                let plan = WorkoutPlan(
-                    name: nil, source: .session, anchor: EngineHarness.ms(Double(testCase.anchorSeconds)),
-                    steps: testCase.steps)
-                h.send(.sessionStart(SessionStartRequest(person: "p", plan: plan)), at: 0)
-                var seconds = 0
-                for (index, sample) in testCase.samples.enumerated() {
-                    if index == cut {
-                        do { try SessionPersistenceTests.handOver(&h) } catch {
-                            Issue.record("restore failed: \(error)")
-                        }
-                    }
-                    seconds += sample.gap
-                    let quantity: Quantity = sample.power ? .cyclingPower : .heartRate
-                    h.send(.sample(quantity, value: Double(sample.value), person: nil), at: Double(seconds))
-                }
-                return (h, h.end(at: Double(seconds) + 1.5))
-            }
-            let (original, expected) = run(handingOverAt: nil)
-            let (restored, summary) = run(handingOverAt: cut)
-            #expect(summary?.plan == expected?.plan)
-            #expect(restored.outputs.targetChanges == original.outputs.targetChanges)
+            let original = Self.play(testCase)
+            let restored = Self.play(testCase, handingOverAt: cut)
+            #expect(restored.summary?.plan == original.summary?.plan)
+            #expect(restored.h.outputs.targetChanges == original.h.outputs.targetChanges)
         }
     }
 
