@@ -6,8 +6,9 @@ import ZoneKafka
 /// Reads the tables as of the event (contract, section 1): before a session's first event
 /// looks up its person's profile or its class's plan, the table readers have applied every
 /// record that was on `zone-profiles` and `class-plans` when the event's batch was taken,
-/// however the topics' consumers are scheduled. So a gateway may publish a profile, or a
-/// coach a class plan, and the session's events back to back.
+/// however the topics' consumers are scheduled. So a gateway may publish a session's events
+/// as soon as its profile, or a coach's class plan, is acknowledged (not before: records sent
+/// back to back to two topics can reach them in either order).
 ///
 /// One per worker, used on its thread only. The first lookup of a batch asks the brokers for
 /// the tables' end offsets (one request each, after every record of the batch was fetched) and

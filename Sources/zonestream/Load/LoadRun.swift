@@ -43,12 +43,17 @@ struct LoadRun {
         Thread.sleep(forTimeInterval: Double(settleMs) / 1000)
     }
 
-    /// Sends class plans; like profiles, they are read as of each session's first event.
+    /// Sends class plans and waits until they are acknowledged. A plan is read as of each
+    /// session's first event only if it reached `class-plans` before that event reached
+    /// `workout-events` (contract, section 1), and records sent back to back to two topics can
+    /// reach them in either order: librdkafka sends each partition's batch on its own, in the
+    /// order its broker thread finds them ready.
     mutating func sendClassPlans(_ records: [GymClass.Record]) throws {
         for record in records {
             try send(record)
             oracle.classPlan(key: record.key, value: record.value)
         }
+        try producer.flush(timeoutMs: 30_000)
     }
 
     /// Sends one second of a class's events, then waits as long as `rate` (records/s, 0: flat
