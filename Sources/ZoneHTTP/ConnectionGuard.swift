@@ -26,14 +26,17 @@ public struct EndpointLimits: Sendable {
     var idleTimeout: TimeAmount { .seconds(Int64(idleTimeoutSeconds)) }
 }
 
-/// The open connections of the endpoint, oldest first, each waiting (no request head yet),
-/// busy (a request in progress) or idle (between requests). When a new connection would pass
-/// the cap, the oldest connection that is not busy is closed to make room: a client that
-/// holds connections without finishing a request loses them to one that does, so a probe
-/// of `/health` still gets through while thousands of slow clients hold the cap. Only when
-/// every connection is busy is the new one refused.
+/// The open connections of the endpoint, oldest first, each waiting (nothing read yet),
+/// partial (bytes read, but no whole request head), busy (a request in progress) or idle
+/// (between requests). When a new connection would pass the cap, one that is not busy is
+/// closed to make room: the oldest partial one if there is one, else the oldest of the others.
+/// A client that holds connections without finishing a request loses them to one that does,
+/// so a probe of `/health` still gets through while thousands of slow clients hold the cap,
+/// even when a thousand more connect between the probe's connection being accepted and its
+/// request being read (it is waiting then, and they are partial). Only when every connection
+/// is busy is the new one refused.
 final class ConnectionRegistry: Sendable {
-    enum State { case waiting, busy, idle }
+    enum State { case waiting, partial, busy, idle }
 
     private struct Entry {
         let channel: any Channel
@@ -46,6 +49,22 @@ final class ConnectionRegistry: Sendable {
         var entries: [Int: Entry] = [:]
         var order: [Int] = []
         var orderStart = 0
+        /// How many entries are partial: none, and the oldest not busy is closed without a search.
+        var partial = 0
+
+        /// Sets an entry's state, keeping the partial count.
+        mutating func set(_ id: Int, to state: State) {
+            guard let old = entries[id]?.state, old != state else { return }
+            if old == .partial { partial -= 1 }
+            if state == .partial { partial += 1 }
+            entries[id]?.state = state
+        }
+
+        mutating func remove(_ id: Int) -> Entry? {
+            guard let entry = entries.removeValue(forKey: id) else { return nil }
+            if entry.state == .partial { partial -= 1 }
+            return entry
+        }
     }
 
     let limits: EndpointLimits
@@ -64,8 +83,8 @@ final class ConnectionRegistry: Sendable {
         let (id, evicted) = table.withLockedValue { table -> (Int?, (any Channel)?) in
             var evicted: (any Channel)?
             if table.entries.count >= limits.maxConnections {
-                guard let oldest = Self.oldestNotBusy(&table) else { return (nil, nil) }
-                evicted = table.entries.removeValue(forKey: oldest)?.channel
+                guard let oldest = Self.evictionCandidate(table) else { return (nil, nil) }
+                evicted = table.remove(oldest)?.channel
             }
             let id = table.next
             table.next += 1
@@ -78,12 +97,23 @@ final class ConnectionRegistry: Sendable {
     }
 
     func update(_ id: Int, to state: State) {
-        table.withLockedValue { $0.entries[id]?.state = state }
+        table.withLockedValue { $0.set(id, to: state) }
     }
+
+    /// Bytes were read from a connection still waiting for its first request head, and no
+    /// whole head was among them.
+    func readWithoutHead(_ id: Int) {
+        table.withLockedValue { table in
+            if table.entries[id]?.state == .waiting { table.set(id, to: .partial) }
+        }
+    }
+
+    /// The state of connection `id`, nil when it is not registered.
+    func state(of id: Int) -> State? { table.withLockedValue { $0.entries[id]?.state } }
 
     func closed(_ id: Int) {
         table.withLockedValue { table in
-            table.entries[id] = nil
+            _ = table.remove(id)
             // Drop the ids of closed connections from the front of the order, so it stays short.
             while table.orderStart < table.order.count, table.entries[table.order[table.orderStart]] == nil {
                 table.orderStart += 1
@@ -95,11 +125,14 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    private static func oldestNotBusy(_ table: inout Table) -> Int? {
+    /// The connection to close for a new one: the oldest partial one, else the oldest that is
+    /// not busy; nil when every connection is busy.
+    private static func evictionCandidate(_ table: Table) -> Int? {
+        let wanted: (State) -> Bool = table.partial > 0 ? { $0 == .partial } : { $0 != .busy }
         var index = table.orderStart
         while index < table.order.count {
             let id = table.order[index]
-            if let entry = table.entries[id], entry.state != .busy { return id }
+            if let entry = table.entries[id], wanted(entry.state) { return id }
             index += 1
         }
         return nil
@@ -148,6 +181,13 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             registry.update(id, to: .busy)
         }
         context.fireChannelRead(data)
+    }
+
+    /// The end of a read: with no request head yet (the decoders pass this on whether or not
+    /// the bytes made a part), the connection sent part of one.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if headerDeadline != nil, let id { registry.readWithoutHead(id) }
+        context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

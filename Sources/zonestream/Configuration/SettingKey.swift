@@ -201,7 +201,8 @@ struct SettingKey: Sendable {
                 "most board streams open at once; more are refused with 503"),
             SettingKey(
                 "http.max_connections", limits.maxConnections, .integer(16...100_000),
-                "most HTTP connections open at once; past it the oldest without a request in progress is closed"),
+                "most HTTP connections open at once; past it the oldest with half a request head sent is closed, else the oldest without a request in progress"
+            ),
             SettingKey(
                 "http.header_timeout_ms", limits.headerTimeoutMs, .integer(100...600_000),
                 "a new connection must send its first request's head within this"),
