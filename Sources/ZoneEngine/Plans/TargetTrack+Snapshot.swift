@@ -17,7 +17,14 @@ extension TargetTrack {
     init(plan: WorkoutPlan, quantity: Quantity, reading reader: inout SnapshotReader) throws(SnapshotError) {
         let storage = Steps(plan: plan, quantity: quantity)
         let steps = plan.steps.count
-        for index in storage.counts.indices { storage.counts[index] = try reader.readBounded() }
+        for index in storage.counts.indices {
+            let milliseconds = try reader.readBounded()
+            let step = index / 3
+            guard milliseconds <= storage.starts[step + 1] - storage.starts[step] else {
+                throw SnapshotError("step \(step)'s \(milliseconds) ms are more than the step lasts")
+            }
+            storage.counts[index] = Int32(milliseconds)
+        }
         self.init(steps: storage)
         func step(allowingNone: Bool, limit: Int) throws(SnapshotError) -> Int16 {
             let value = try reader.readInt64()

@@ -23,8 +23,10 @@ struct TargetTrack: Sendable {
         let starts: [Int64]
         let targets: [PlanTarget?]
         /// Milliseconds per step and status: index step * 3 + status, except what is still
-        /// running for the track's running step.
-        @exclusivity(unchecked) var counts: [Int64]
+        /// running for the track's running step. 32 bits: a step lasts at most a day (the
+        /// contract's bound, 86,400,000 ms), and each session following a plan holds these,
+        /// so they are half its plan's memory of 64-bit counts.
+        @exclusivity(unchecked) var counts: [Int32]
 
         init(plan: WorkoutPlan, quantity: Quantity) {
             self.plan = plan
@@ -100,7 +102,7 @@ struct TargetTrack: Sendable {
 
     /// Milliseconds of `step` (0-based) with `status`.
     func milliseconds(step: Int, _ status: TargetStatus) -> Int64 {
-        var milliseconds = steps.counts[step * 3 + Int(status.rawValue)]
+        var milliseconds = Int64(steps.counts[step * 3 + Int(status.rawValue)])
         if step == Int(runningStep) {
             switch status {
             case .in: milliseconds += runningIn
@@ -113,8 +115,8 @@ struct TargetTrack: Sendable {
 
     /// The settled counts with what is running added.
     var settledCounts: [Int64] {
-        guard runningStep >= 0 else { return steps.counts }
-        var settled = steps.counts
+        var settled = steps.counts.map(Int64.init)
+        guard runningStep >= 0 else { return settled }
         let base = Int(runningStep) * 3
         settled[base] += runningIn
         settled[base + 1] += runningBelow
@@ -139,9 +141,13 @@ struct TargetTrack: Sendable {
         if runningStep >= 0 {
             if !isKnownUniquelyReferenced(&steps) { steps = steps.copy() }
             let base = Int(runningStep) * 3
-            steps.counts[base] += runningIn
-            steps.counts[base + 1] += runningBelow
-            steps.counts[base + 2] += runningAbove
+            // Within a step's day at most; clamped all the same, so no count can trap.
+            func settle(_ index: Int, _ running: Int64) {
+                steps.counts[index] = Int32(clamping: Int64(steps.counts[index]) &+ running)
+            }
+            settle(base, runningIn)
+            settle(base + 1, runningBelow)
+            settle(base + 2, runningAbove)
         }
         runningStep = step
         (runningIn, runningBelow, runningAbove) = (0, 0, 0)
