@@ -9,6 +9,25 @@ enum BenchTraffic {
         Array("{\"type\":\"session_start\",\"session\":\"\(session)\",\"ts\":\(ts),\"activity\":\"cycling\"}".utf8)
     }
 
+    /// A `session_start` with a plan of `steps` one-minute steps (an even number, at most 200),
+    /// alternating work in heart-rate zones 4-5 with at least 200 W and recovery in zones 1-2,
+    /// written as repeat blocks of up to 50 pairs.
+    static func start(_ session: String, ts: Int64, planSteps steps: Int) -> [UInt8] {
+        let pair =
+            #"{"purpose":"work","duration_ms":60000,"target":{"heart_rate":{"zones":[4,5]},"cycling_power":{"min":200}}},"#
+            + #"{"purpose":"recovery","duration_ms":60000,"target":{"heart_rate":{"zones":[1,2]}}}"#
+        var blocks: [String] = []
+        var pairs = steps / 2
+        while pairs > 0 {
+            let repeats = min(50, pairs)
+            blocks.append(#"{"repeat":\#(repeats),"steps":[\#(pair)]}"#)
+            pairs -= repeats
+        }
+        let plan = #"{"plan":"bench-\#(steps)","steps":[\#(blocks.joined(separator: ","))]}"#
+        return Array(
+            #"{"type":"session_start","session":"\#(session)","ts":\#(ts),"activity":"cycling","plan":\#(plan)}"#.utf8)
+    }
+
     /// A heart-rate sample; every `changeEvery`-th sample of a session crosses a zone boundary
     /// (the first one enters a zone), and only those have a value of exactly 120 or 140 (the
     /// others 121-124 or 141-144), so the latency floor can tell them by their bytes

@@ -17,6 +17,9 @@ public struct MemoryBenchmark: Sendable {
     public var processorExecutable: URL?
     /// More `KEY=VALUE` settings for the processor, to measure a setting's effect.
     public var processorSettings: [String] = []
+    /// Steps of the plan each session follows (its `session_start`'s, on both quantities), to
+    /// measure what a plan adds to a session; 0: sessions without a plan.
+    public var planSteps = 0
     /// Partitions of the embedded broker's topics (the mock keeps about 5 MB per partition,
     /// so many sessions need many partitions).
     public var partitions = 8
@@ -61,7 +64,8 @@ public struct MemoryBenchmark: Sendable {
             let measured = try SessionMemory.measure(
                 bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers,
                 sessionCounts: sessionCounts, producer: producer, executable: processorExecutable ?? executable,
-                extraSettings: processorSettings, standby: measuresStandby, restore: measuresRestore)
+                extraSettings: processorSettings, planSteps: planSteps, standby: measuresStandby,
+                restore: measuresRestore)
             print(
                 "bench memory: RSS per live session: "
                     + SessionMemory.describe(measured.perSession, sessionCounts: sessionCounts))

@@ -36,13 +36,14 @@ enum SessionMemory {
 
     /// Starts the child (`extraSettings`: more `KEY=VALUE` settings for it), then for each of
     /// `sessionCounts` (cumulative) opens that many sessions with one sample each and returns
-    /// the RSS growth per session added in that round; with `standby`, then measures a second
+    /// the RSS growth per session added in that round (each opened by a `session_start` with a
+    /// plan of `planSteps` steps first, when that is over 0); with `standby`, then measures a second
     /// instance's standbys of the first one's partitions; with `restore`, then kills the
     /// child and measures a new one restoring them all.
     static func measure(
         bootstrap: String, topics: (input: String, changelog: String), workers: Int, sessionCounts: [Int],
-        producer: KafkaProducer, executable: URL, extraSettings: [String] = [], standby: Bool = false,
-        restore: Bool = false
+        producer: KafkaProducer, executable: URL, extraSettings: [String] = [], planSteps: Int = 0,
+        standby: Bool = false, restore: Bool = false
     ) throws -> (perSession: [Double], standby: MemoryDifference?, restore: Restore?) {
         let maximum = sessionCounts.max() ?? 0
         let start = { (more: [String]) in
@@ -65,6 +66,11 @@ enum SessionMemory {
             let before = settledResidentBytes(pid: processor.pid)
             for index in total..<count {
                 let id = BenchTraffic.sessionID(index, prefix: "m\(round)-")
+                if planSteps > 0 {
+                    try producer.produce(
+                        topic: topics.input, key: Array(id.utf8),
+                        value: BenchTraffic.start(id, ts: 1_717_200_000_000, planSteps: planSteps), tracker: nil)
+                }
                 try producer.produce(
                     topic: topics.input, key: Array(id.utf8),
                     value: BenchTraffic.sample(id, ts: 1_717_200_000_000, step: 0), tracker: nil)

@@ -20,6 +20,11 @@ struct MemoryBenchCommand: ParsableCommand {
     // Not --partitions: `bench` itself takes that name.
     @Option(help: "Partitions of the embedded broker's topics (the mock keeps about 5 MB per partition).")
     var brokerPartitions = 8
+    @Option(
+        help:
+            "Open each session with a session_start whose plan has this many one-minute steps on both quantities (an even number up to 200; 0: no plan)."
+    )
+    var planSteps = 0
     @Flag(inversion: .prefixedNo, help: "After the rounds, kill the processor and measure a new one's restore.")
     var restore = true
     @Flag(help: "After the rounds, measure the warm standbys a second instance keeps of the first one's sessions.")
@@ -53,6 +58,8 @@ struct MemoryBenchCommand: ParsableCommand {
         try requireOption("--runs", runs, in: 1...20)
         try requireOption("--broker-partitions", brokerPartitions, in: 1...256)
         try requireOption("--profiles", profiles, in: 0...2_000_000)
+        try requireOption("--plan-steps", planSteps, in: 0...200)
+        guard planSteps % 2 == 0 else { throw ValidationError("--plan-steps must be even (got \(planSteps))") }
         let personCounts = self.personCounts
         guard personCounts.count == persons.split(separator: ",").count,
             personCounts.allSatisfy({ (1...2_000_000).contains($0) }),
@@ -69,6 +76,7 @@ struct MemoryBenchCommand: ParsableCommand {
     func run() throws {
         var benchmark = MemoryBenchmark(sessionCounts: sessionCounts, workers: workerThreads, runs: runs)
         benchmark.processorSettings = settings
+        benchmark.planSteps = planSteps
         benchmark.partitions = brokerPartitions
         benchmark.measuresRestore = restore
         benchmark.measuresStandby = standby
