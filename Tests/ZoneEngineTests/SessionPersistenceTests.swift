@@ -10,9 +10,11 @@ import ZoneTestSupport
     /// owner restoring from the changelog would.
     static func handOver(_ h: inout EngineHarness) throws {
         var restored = SessionStore(settings: h.store.settings)
+        // As a restore reads them: the sessions of one plan share its instance.
+        let plans = PlanInterner()
         for session in h.store.drainChanges().updated {
             let bytes = session.snapshot()
-            restored.restore(try bytes.withUnsafeBytes { try WorkoutSession(snapshot: $0) })
+            restored.restore(try bytes.withUnsafeBytes { try WorkoutSession(snapshot: $0, plans: plans) })
         }
         for (id, finished) in h.store.finishedAt { restored.restoreFinished(id, wallMs: finished) }
         h.store = restored

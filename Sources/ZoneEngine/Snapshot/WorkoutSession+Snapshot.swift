@@ -55,8 +55,9 @@ extension WorkoutSession {
         return writer.bytes
     }
 
-    /// Reads a session back from ``snapshot()``'s bytes.
-    public init(snapshot bytes: UnsafeRawBufferPointer) throws(SnapshotError) {
+    /// Reads a session back from ``snapshot()``'s bytes; its plan is `plans`' instance of it,
+    /// when given.
+    public init(snapshot bytes: UnsafeRawBufferPointer, plans: PlanInterner? = nil) throws(SnapshotError) {
         var reader = SnapshotReader(bytes)
         let version = try reader.readByte()
         guard (1...Self.snapshotVersion).contains(version) else {
@@ -77,7 +78,8 @@ extension WorkoutSession {
         var power = try QuantityTrack(.cyclingPower, reading: &reader)
         if version >= 2 { try power.readEffort(from: &reader) } else { power.markEffortUnknown() }
         if version >= 3, try reader.readBool() {
-            let plan = try WorkoutPlan.read(from: &reader)
+            let read = try WorkoutPlan.read(from: &reader)
+            let plan = plans?.interned(read) ?? read
             self.plan = plan
             if TargetTrack(plan: plan, quantity: .heartRate) != nil {
                 heartRate.target = try TargetTrack(plan: plan, quantity: .heartRate, reading: &reader)

@@ -136,14 +136,18 @@ final class ChangelogFollower: Sendable {
     }
 
     /// One fetched changelog record: its position noted, then applied unless owned here.
-    fileprivate func apply(_ record: KafkaRecord, profiles: ProfileTable, revision: UInt64) {
+    /// `plans`: the reader thread's, so that the standbys and views of a class's sessions share
+    /// one instance of its plan.
+    fileprivate func apply(_ record: KafkaRecord, profiles: ProfileTable, revision: UInt64, plans: PlanInterner) {
         let owned = followed.withLockedValue { followed in
             followed.positions[record.partition] = record.offset + 1
             return followed.owned.contains(record.partition)
         }
         guard !owned else { return }
         // A record this version cannot read is skipped here: the restore reports it.
-        guard let decoded = try? ChangelogRecord.decode(key: record.key, value: record.value) else { return }
+        guard let decoded = try? ChangelogRecord.decode(key: record.key, value: record.value, plans: plans) else {
+            return
+        }
         let writtenAtMs = record.timestampMs > 0 ? record.timestampMs : WallClock.nowMs()
         apply(
             decoded, partition: record.partition, offset: record.offset, profiles: profiles, revision: revision,
@@ -179,12 +183,13 @@ extension ChangelogFollower {
         thread.withLockedValue {
             $0 = JoinableThread(name: "zs-changelog") {
                 var nextReportMs: Int64 = 0
+                let plans = PlanInterner()
                 while follower.running.load(ordering: .relaxed) {
                     consumer.poll(timeoutMs: 100) { record in
                         // Another application's state (a changelog shared by hand) is neither
                         // shown nor kept as a standby; the restore refuses it.
                         guard !owner.isForeign(record) else { return }
-                        follower.apply(record, profiles: profiles, revision: revisions())
+                        follower.apply(record, profiles: profiles, revision: revisions(), plans: plans)
                     }
                     let now = WallClock.nowMs()
                     guard now >= nextReportMs else { continue }

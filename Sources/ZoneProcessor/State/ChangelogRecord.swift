@@ -37,10 +37,11 @@ enum ChangelogRecord {
         return bytes
     }
 
-    /// Reads one changelog record; throws on bytes this version did not write.
-    static func decode(key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?) throws(SnapshotError)
-        -> ChangelogRecord
-    {
+    /// Reads one changelog record; throws on bytes this version did not write. A session's plan
+    /// is `plans`' instance of it, when given.
+    static func decode(
+        key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, plans: PlanInterner? = nil
+    ) throws(SnapshotError) -> ChangelogRecord {
         guard let key else { throw SnapshotError("changelog record without a key") }
         let keyText = String(decoding: key, as: UTF8.self)
         guard let value else { return .removed(key: keyText) }
@@ -48,7 +49,7 @@ enum ChangelogRecord {
         let appliedThrough = readInt64(value, at: 1)
         switch value[0] {
         case sessionKind:
-            let session = try WorkoutSession(snapshot: UnsafeRawBufferPointer(rebasing: value[9...]))
+            let session = try WorkoutSession(snapshot: UnsafeRawBufferPointer(rebasing: value[9...]), plans: plans)
             // Restored under its key, a snapshot of another session would be a phantom one that
             // later finishes a workout no input ever started.
             guard session.id == keyText else {

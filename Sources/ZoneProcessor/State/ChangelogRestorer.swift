@@ -41,12 +41,15 @@ final class ChangelogRestorer {
             metrics?.restoreProgressed(partition: partition, read: restored.recordsRead - reported, left: left)
             reported = restored.recordsRead
         }
+        // The sessions of a class restored with one instance of its plan.
+        let plans = PlanInterner()
         try reader.read(
             partition: partition, from: start, timeoutMs: timeoutMs, isStopping: isStopping, progress: progress
         ) { record in
             restored.recordsRead += 1
             do {
-                Self.apply(try ChangelogRecord.decode(key: record.key, value: record.value), to: &store, &restored)
+                let decoded = try ChangelogRecord.decode(key: record.key, value: record.value, plans: plans)
+                Self.apply(decoded, to: &store, &restored)
             } catch {
                 restored.recordsRefused += 1
                 logger.error(
