@@ -128,11 +128,11 @@ final class ConnectionRegistry: Sendable {
     /// The connection to close for a new one: the oldest partial one, else the oldest that is
     /// not busy; nil when every connection is busy.
     private static func evictionCandidate(_ table: Table) -> Int? {
-        let wanted: (State) -> Bool = table.partial > 0 ? { $0 == .partial } : { $0 != .busy }
+        let partialOnly = table.partial > 0
         var index = table.orderStart
         while index < table.order.count {
             let id = table.order[index]
-            if let entry = table.entries[id], wanted(entry.state) { return id }
+            if let state = table.entries[id]?.state, partialOnly ? state == .partial : state != .busy { return id }
             index += 1
         }
         return nil

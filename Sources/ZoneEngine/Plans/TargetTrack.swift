@@ -85,9 +85,14 @@ struct TargetTrack: Sendable {
     /// Also nil for a plan of more than ``WorkoutPlan/maximumSteps`` steps, which no input
     /// gives (the decoder and the snapshot reader refuse one): step indices are 16 bits.
     init?(plan: WorkoutPlan, quantity: Quantity) {
-        guard plan.steps.count <= WorkoutPlan.maximumSteps, plan.steps.contains(where: { $0.targets[quantity] != nil })
-        else { return nil }
+        guard Self.tracks(quantity, of: plan) else { return nil }
         steps = Steps(plan: plan, quantity: quantity)
+    }
+
+    /// Whether a session under `plan` keeps a track of `quantity`'s target (what makes
+    /// ``init(plan:quantity:)`` nil or not, without making the track).
+    static func tracks(_ quantity: Quantity, of plan: WorkoutPlan) -> Bool {
+        plan.steps.count <= WorkoutPlan.maximumSteps && plan.steps.contains { $0.targets[quantity] != nil }
     }
 
     /// A track with `steps` and its state at their defaults, for the snapshot to fill in.

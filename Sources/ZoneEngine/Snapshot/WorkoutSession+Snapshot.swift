@@ -81,10 +81,10 @@ extension WorkoutSession {
             let read = try WorkoutPlan.read(from: &reader)
             let plan = plans?.interned(read) ?? read
             self.plan = plan
-            if TargetTrack(plan: plan, quantity: .heartRate) != nil {
+            if TargetTrack.tracks(.heartRate, of: plan) {
                 heartRate.target = try TargetTrack(plan: plan, quantity: .heartRate, reading: &reader)
             }
-            if TargetTrack(plan: plan, quantity: .cyclingPower) != nil {
+            if TargetTrack.tracks(.cyclingPower, of: plan) {
                 power.target = try TargetTrack(plan: plan, quantity: .cyclingPower, reading: &reader)
             }
         }
