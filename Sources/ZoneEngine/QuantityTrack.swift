@@ -25,8 +25,6 @@ struct QuantityTrack: Sendable {
     var valueMs: Double = 0
     /// Heart-rate effort (bands, calories); nil without a known maximum, and for power.
     var heartRateEffort: HeartRateEffort?
-    /// Progress against the session's plan; nil without a plan that targets the quantity.
-    var target: TargetTrack?
 
     var acceptedSamples = 0
     var lastTimestamp: Int64 = 0
@@ -52,6 +50,10 @@ struct QuantityTrack: Sendable {
         set { runZoneByte = Int8(truncatingIfNeeded: newValue) }
     }
     var runStart: Int64 = 0
+    /// Progress against the session's plan; nil without a plan that targets the quantity.
+    /// Last, after the fields every sample touches: a sample reads only its first 32 bytes
+    /// when the member keeps their target state.
+    var target: TargetTrack?
 
     init(_ quantity: Quantity, configuration: ZoneConfiguration?) {
         self.quantity = quantity
@@ -64,6 +66,15 @@ struct QuantityTrack: Sendable {
     var normalizedDurations: ZoneDurations {
         get { normalized?.durations ?? ZoneDurations() }
         set { normalized = newValue == ZoneDurations() ? nil : NormalizedDurations(newValue) }
+    }
+
+    /// An accepted sample that may change the target state (``TargetTrack/keepsState(_:at:)``
+    /// was false): whether it publishes a target change. The zones are read only for a sample
+    /// that moves to another step (a call that takes them copies them).
+    @inline(never)
+    mutating func observeTarget(value: Double, at timestamp: Int64, dwellMs: Int64) -> Bool {
+        if target?.isPastCachedStep(timestamp) == true { target?.moveState(to: timestamp, zones: configuration) }
+        return target?.observe(value: value, at: timestamp, dwellMs: dwellMs, covered: coveredMs) ?? false
     }
 
     /// Credits `length` to normalized zone `zone`, copying the durations first when another

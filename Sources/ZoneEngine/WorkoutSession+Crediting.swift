@@ -38,7 +38,7 @@ extension WorkoutSession {
         if track.target != nil {
             track.target?.credit(
                 value: track.lastValue, zone: zone, zoneCount: track.configuration?.zoneCount ?? 0, from: start,
-                to: end)
+                to: end, coveredBefore: track.coveredMs &- length)
         }
         guard zone >= 0 else { return }
         track.durations[zone] += length

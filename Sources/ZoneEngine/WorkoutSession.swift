@@ -60,6 +60,7 @@ public struct WorkoutSession: Sendable {
 
     /// The target change that the accepted sample at `timestamp` with `value` published
     /// (its outcome was ``SampleOutcome/acceptedChangingTarget(_:)``).
+    @inline(__always)
     func publishedTargetChange(_ quantity: Quantity, at timestamp: Int64, value: Double) -> TargetChange? {
         tracks.publishedTargetChange(quantity, at: timestamp, value: value)
     }
@@ -123,14 +124,10 @@ public struct WorkoutSession: Sendable {
         if timestamp > counters.latestTimestamp { counters.latestTimestamp = timestamp }
         let outcome = track.accept(timestamp: timestamp, value: value, settings: settings)
         // Observed in the same access to the track; a session without a plan pays a nil check.
-        guard track.target != nil else { return outcome }
-        let zone = track.lastZone
-        let zoneCount = track.configuration?.zoneCount ?? 0
-        let targetChanged =
-            track.target?.observe(
-                value: value, zone: zone, zoneCount: zoneCount, at: timestamp, dwellMs: settings.targetMinDwellMs)
-            ?? false
-        guard targetChanged, case .accepted(let change) = outcome else { return outcome }
+        guard track.target != nil, track.target?.keepsState(value, at: timestamp) == false,
+            track.observeTarget(value: value, at: timestamp, dwellMs: settings.targetMinDwellMs),
+            case .accepted(let change) = outcome
+        else { return outcome }
         return .acceptedChangingTarget(change)
     }
 

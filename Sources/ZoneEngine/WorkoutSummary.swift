@@ -113,7 +113,7 @@ extension WorkoutSession {
                     }
                 } : nil,
             plan: plan.map {
-                PlanSummary(plan: $0, heartRate: tracks.heartRate.target, cyclingPower: tracks.cyclingPower.target)
+                PlanSummary(plan: $0, heartRate: tracks.heartRate, cyclingPower: tracks.cyclingPower)
             })
     }
 

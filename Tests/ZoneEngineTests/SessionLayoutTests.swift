@@ -8,15 +8,18 @@ import Testing
 /// power track only once it has zones or a sample. Effort costs a track 128 bytes: the work
 /// sum, and the heart-rate effort (six band durations, the calorie sums, the shared parameters
 /// and the copy of their floors the per-sample path reads). The target state a sample reads and
-/// writes with a plan is inline in each track (100 bytes, there with or without a plan), so a
-/// planned sample needs no object of its own; the plan's steps and counts are on the heap.
+/// writes with a plan is inline in each track (96 bytes, there with or without a plan, last, so
+/// that a sample that keeps its target state reads only its first 32 bytes, beside the fields
+/// every sample touches), so a planned sample needs no object of its own; the plan's steps and
+/// counts are on the heap.
 @Suite struct SessionLayoutTests {
     @Test func aSessionStaysSmall() {
         #expect(MemoryLayout<ZoneConfiguration?>.size <= 74)
         #expect(MemoryLayout<HeartRateEffort?>.stride <= 120)
-        #expect(MemoryLayout<TargetTrack?>.size <= 100)
-        #expect(MemoryLayout<QuantityTrack>.stride <= 456)
-        #expect(MemoryLayout<WorkoutSession>.stride <= 624)
+        #expect(MemoryLayout<TargetTrack?>.size <= 96)
+        #expect(MemoryLayout<QuantityTrack>.stride <= 448)
+        #expect(MemoryLayout<WorkoutSession>.stride <= 616)
+        #expect(MemoryLayout<QuantityTrack>.offset(of: \QuantityTrack.target) == 352)
     }
 
     /// A heart-rate-only session keeps no power track; the first power sample makes one, and

@@ -8,7 +8,6 @@ enum PlanReader {
     static let maximumEntries = 50
     static let maximumRepeats: Int64 = 50
     static let maximumNameBytes = 64
-    static let durationRange: ClosedRange<Int64> = 1000...86_400_000
 
     /// The plan `root` describes, anchored at `anchor`, or the first defect.
     static func read<Value: JSONValueView>(_ root: Value, anchor: Int64, source: WorkoutPlan.Source)
@@ -86,7 +85,7 @@ enum PlanReader {
         guard let durationField = entry.presentMember("duration_ms") else {
             return .failure(ZoneDefect("a step without 'duration_ms'"))
         }
-        guard let duration = durationField.integerValue, durationRange.contains(duration) else {
+        guard let duration = durationField.integerValue, WorkoutPlan.stepDurationRange.contains(duration) else {
             return .failure(ZoneDefect("'duration_ms' must be an integer from 1000 to 86400000"))
         }
         var targets = PerQuantity<PlanTarget?>(repeating: nil)

@@ -6,13 +6,10 @@ public struct PlanSummary: Sendable, Equatable {
     /// quantity no step targets.
     let counts: PerQuantity<[Int64]>
 
-    init(plan: WorkoutPlan, heartRate: TargetTrack?, cyclingPower: TargetTrack?) {
+    init(plan: WorkoutPlan, heartRate: QuantityTrack, cyclingPower: QuantityTrack) {
         self.plan = plan
-        func counts(_ track: TargetTrack?) -> [Int64] {
-            guard let track else { return [] }
-            return (0..<plan.steps.count).flatMap { step in
-                TargetStatus.allCases.map { track.milliseconds(step: step, $0) }
-            }
+        func counts(_ track: QuantityTrack) -> [Int64] {
+            track.target?.settledCounts(covered: track.coveredMs) ?? []
         }
         self.counts = PerQuantity(heartRate: counts(heartRate), cyclingPower: counts(cyclingPower))
     }

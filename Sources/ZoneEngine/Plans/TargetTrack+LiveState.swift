@@ -1,30 +1,38 @@
 /// The live target state: each accepted sample's step and status, with the dwell, and the
 /// target changes they publish (contract, "Live target changes").
 extension TargetTrack {
-    /// An accepted sample at `timestamp`: whether it publishes a target change (contract,
-    /// "Live target changes", with `target_min_dwell_ms` as `dwellMs`), then read with
-    /// ``publishedChange(at:value:)``. A flag rather than the change itself: returning the
-    /// change through every sample's path cost more than building it on the rare sample that
-    /// publishes one.
+    /// Whether an accepted sample at `timestamp` with `value` leaves everything as it is: it
+    /// falls in the cached step or span and keeps the state the latest samples had, which is
+    /// the published one with its run open (or, in a span without a status, the run settled).
+    /// The sample's whole cost when a member holds their state; otherwise
+    /// ``observe(value:at:dwellMs:covered:)``, after ``moveState(to:zones:)`` when the sample is
+    /// past the cached step (``isPastCachedStep(_:)``).
     @inline(__always)
-    mutating func observe(value: Double, zone: Int, zoneCount: Int, at timestamp: Int64, dwellMs: Int64) -> Bool {
-        // The cached step is where moveState left the state cursor.
-        if timestamp < cachedStart || timestamp >= cachedEnd, !moveState(to: timestamp) {
-            latestStatusKnown = false
-            return false
-        }
+    func keepsState(_ value: Double, at timestamp: Int64) -> Bool {
+        timestamp < cachedEnd && value >= steadyLow && value < steadyHigh
+    }
+
+    /// An accepted sample at `timestamp`, after its predecessor's coverage was credited, which
+    /// brought the track's covered milliseconds to `covered`: whether it publishes a target
+    /// change (contract, "Live target changes", with `target_min_dwell_ms` as `dwellMs`), then
+    /// read with ``publishedChange(at:value:)``. A flag rather than the change itself:
+    /// returning the change through every sample's path cost more than building it on the
+    /// rare sample that publishes one.
+    mutating func observe(value: Double, at timestamp: Int64, dwellMs: Int64, covered: Int64) -> Bool {
         let index = cachedStep
-        guard let target = cachedTarget, let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
-        else {
-            latestStatusKnown = false
+        guard let status = cachedTarget.status(of: value) else {
+            if runOpen { settleRun(covered: covered) }
+            (steadyLow, steadyHigh) = (-.infinity, .infinity)
             return false
         }
-        latestStatusKnown = true
-        if index != candidateStep || status != candidateStatus {
-            candidateStep = index
-            candidateStatus = status
-            candidateSince = timestamp
+        if index != candidateStep || status != candidateStatus || !runOpen {
+            if runOpen { settleRun(covered: covered) }
+            if index != candidateStep || status != candidateStatus {
+                (candidateStep, candidateStatus, candidateSince) = (index, status, timestamp)
+            }
+            (runOpen, runFrom) = (true, covered)
         }
+        defer { updateSteadyRange() }
         guard index != publishedStep || status != publishedStatus, timestamp &- candidateSince >= dwellMs
         else { return false }
         (previousStep, previousStatus) = (publishedStep, publishedStatus)
@@ -32,56 +40,78 @@ extension TargetTrack {
         return true
     }
 
-    /// The change the sample at `timestamp` with `value` published (``observe(value:zone:zoneCount:at:dwellMs:)``
-    /// returned true).
+    /// The values a sample keeps the state with: those of the candidate's status once it is
+    /// published (while it waits out its dwell, every sample checks the dwell), none otherwise.
+    private mutating func updateSteadyRange() {
+        guard runOpen, candidateStep == publishedStep, candidateStatus == publishedStatus else {
+            (steadyLow, steadyHigh) = (.infinity, -.infinity)
+            return
+        }
+        (steadyLow, steadyHigh) = cachedTarget.values(with: candidateStatus)
+    }
+
+    /// The change the sample at `timestamp` with `value` published (``observe(value:at:dwellMs:covered:)``
+    /// returned true). Inlined, it reads the five fields the change needs where the track is;
+    /// a call took a copy of the whole track first.
+    @inline(__always)
     func publishedChange(at timestamp: Int64, value: Double) -> TargetChange {
-        let step = Int(publishedStep)
+        Self.change(
+            steps, state: (publishedStep, publishedStatus), previous: (previousStep, previousStatus), at: timestamp,
+            value: value)
+    }
+
+    private static func change(
+        _ steps: Steps, state: (step: Int16, status: TargetStatus), previous: (step: Int16, status: TargetStatus),
+        at timestamp: Int64, value: Double
+    ) -> TargetChange {
+        let step = Int(state.step)
         return TargetChange(
             quantity: steps.quantity, timestamp: timestamp, value: value,
-            state: TargetChange.State(step: step, status: publishedStatus),
-            previous: previousStep < 0 ? nil : TargetChange.State(step: Int(previousStep), status: previousStatus),
+            state: TargetChange.State(step: step, status: state.status),
+            previous: previous.step < 0 ? nil : TargetChange.State(step: Int(previous.step), status: previous.status),
             purpose: steps.plan.steps[step].purpose, stepStart: steps.starts[step], stepEnd: steps.starts[step + 1],
             target: steps.targets[step])
     }
 
-    /// Moves the state cursor to the step holding `timestamp` and caches it; false when no
-    /// step holds it (before the plan's anchor, after its end). Those spans are cached too,
-    /// without a target, so that the samples of a member who rides on after the plan or
-    /// warms up before the class take the cached path rather than searching the steps again.
-    @inline(never)
-    private mutating func moveState(to timestamp: Int64) -> Bool {
+    /// Whether a sample at `timestamp` is past the cached step: samples come in time order, so
+    /// one before its end is in it.
+    func isPastCachedStep(_ timestamp: Int64) -> Bool { timestamp >= cachedEnd }
+
+    /// Moves the state cursor to the step holding `timestamp` and caches it, with its target
+    /// compiled against `zones`, the track's. A time no step holds (before the plan's anchor,
+    /// after its end) caches its span without a target, so that the samples of a member who
+    /// rides on after the plan or warms up before the class take the cached path rather than
+    /// searching the steps again.
+    mutating func moveState(to timestamp: Int64, zones: borrowing ZoneConfiguration?) {
         let steps = self.steps
         let count = steps.targets.count
         var index = Int(stateCursor)
+        // Samples come in time order, so the cursor is never past a new sample's step; were
+        // it, the search starts again from the first step.
+        if timestamp < steps.starts[index] { index = 0 }
         while index < count && steps.starts[index + 1] <= timestamp { index += 1 }
         stateCursor = Int16(index)
         if index == count {
-            cacheOutside(step: index, from: steps.starts[count], to: .max)
-            return false
+            cacheOutside(step: index, to: .max)
+        } else if timestamp < steps.starts[index] {
+            cacheOutside(step: 0, to: steps.starts[0])
+        } else {
+            cache(step: index, zones: zones)
         }
-        guard timestamp >= steps.starts[index] else {
-            // Samples come in time order, so only the span before the first step is here.
-            if index == 0 { cacheOutside(step: 0, from: .min, to: steps.starts[0]) }
-            return false
-        }
-        cache(step: index)
-        return true
     }
 
     /// Caches a span no step covers, ending where step `index` starts (or, `index` being the
     /// step count, starting at the plan's end).
-    private mutating func cacheOutside(step index: Int, from start: Int64, to end: Int64) {
+    private mutating func cacheOutside(step index: Int, to end: Int64) {
         cachedStep = Int16(index)
-        cachedStart = start
         cachedEnd = end
-        cachedTarget = nil
+        cachedTarget = .none
     }
 
-    /// Caches step `index`'s bounds and target.
-    private mutating func cache(step index: Int) {
+    /// Caches step `index`'s bounds and its target compiled against the track's zones.
+    private mutating func cache(step index: Int, zones: borrowing ZoneConfiguration?) {
         cachedStep = Int16(index)
-        cachedStart = steps.starts[index]
         cachedEnd = steps.starts[index + 1]
-        cachedTarget = steps.targets[index]
+        cachedTarget = TargetBounds(steps.targets[index], zones: copy zones)
     }
 }

@@ -1,8 +1,8 @@
 extension TargetTrack {
-    /// The track's state for the changelog snapshot (format 3); the plan is written once, by
-    /// the session.
-    func write(to writer: inout SnapshotWriter) {
-        for count in settledCounts { writer.write(count) }
+    /// The track's state for the changelog snapshot (format 3), `covered` being the track's
+    /// covered milliseconds; the plan is written once, by the session.
+    func write(to writer: inout SnapshotWriter, covered: Int64) {
+        for count in settledCounts(covered: covered) { writer.write(count) }
         writer.write(Int(creditCursor))
         writer.write(Int(stateCursor))
         writer.write(Int(publishedStep))

@@ -3,13 +3,18 @@
 /// track, nil when the session has no plan or the plan never targets the quantity, so a
 /// session without a plan pays one nil check per credited interval and per sample.
 ///
-/// What every sample reads or writes is stored inline, in the session's own memory: the step
-/// the latest sample fell in (its bounds and target copied out of the plan), the running
-/// step's milliseconds and the target state. The plan's step bounds and targets and the
-/// milliseconds of every other step are in one heap object (``Steps``), shared by copies of
-/// the track and copied on write, read only when a sample or interval moves to another step:
-/// with a thousand sessions each heap object is a cache miss, once per step rather than once
-/// per sample.
+/// Time in target is counted in runs: while samples keep one step and status, the time they
+/// cover is the track's covered time (``QuantityTrack/coveredMs``) since the run began, so a
+/// sample that keeps its state costs a comparison, not a sum. A run is settled into the step's
+/// counts when the state changes, and a covered interval that leaves the run's step is
+/// credited step by step.
+///
+/// What every sample reads or writes is stored inline, in the session's own memory, first: the
+/// step the latest sample fell in (its end and target copied out of the plan) and the target
+/// state. The plan's step bounds and targets and the milliseconds of every step but the
+/// running one are in one heap object (``Steps``), shared by copies of the track and copied
+/// on write, read only when a sample or interval moves to another step: with a thousand
+/// sessions each heap object is a cache miss, once per step rather than once per sample.
 struct TargetTrack: Sendable {
     /// The plan's steps for this quantity and the milliseconds settled per step and status.
     final class Steps: @unchecked Sendable {
@@ -23,7 +28,7 @@ struct TargetTrack: Sendable {
         let starts: [Int64]
         let targets: [PlanTarget?]
         /// Milliseconds per step and status: index step * 3 + status, except what is still
-        /// running for the track's running step. 32 bits: a step lasts at most a day (the
+        /// running (the running step's sums and the open run). 32 bits: a step lasts at most a day (the
         /// contract's bound, 86,400,000 ms), and each session following a plan holds these,
         /// so they are half its plan's memory of 64-bit counts.
         @exclusivity(unchecked) var counts: [Int32]
@@ -43,47 +48,60 @@ struct TargetTrack: Sendable {
         }
     }
 
+    // The fields are in the order of their use: the first 32 bytes are what a sample that
+    // keeps its state reads; the rest is read when a run is settled, a sample moves
+    // to another step or an interval leaves one. With a thousand sessions, each cache line
+    // of a session that a sample touches is a cache miss.
+
     /// Read by the snapshot extension (TargetTrack+Snapshot.swift); written only through the
     /// mutating methods here, which copy it first when it is shared.
     var steps: Steps
-    /// The running step's milliseconds (in, below, above), kept here until the crediting moves
-    /// on to another step.
-    var runningIn: Int64 = 0
-    var runningBelow: Int64 = 0
-    var runningAbove: Int64 = 0
-    /// The step the latest sample fell in, with its bounds and target copied out of the plan
-    /// (or the span before or after the plan, without a target): an interval or sample inside
-    /// [cachedStart, cachedEnd) needs nothing else. Empty (0, 0) until the first sample.
-    var cachedStart: Int64 = 0
-    var cachedEnd: Int64 = 0
-    var candidateSince: Int64 = 0
-    var cachedTarget: PlanTarget?
+    /// The step the latest sample fell in (or the span before or after the plan, without a
+    /// target) ends at `cachedEnd`, and its target is compiled in `cachedTarget`: samples come
+    /// in time order, so a later sample before that end is in the same step. Empty until the
+    /// first sample.
+    var cachedEnd: Int64 = .min
+    /// The values with which a sample in the cached step keeps the state (``keepsState(_:at:)``):
+    /// [steadyLow, steadyHigh), empty while a sample may change something. Not empty, an
+    /// interval inside the cached step needs no crediting either.
+    var steadyLow = Double.infinity
+    var steadyHigh = -Double.infinity
+    var cachedTarget = TargetBounds.none
+    /// The state the latest samples have had since `candidateSince`, step -1 before any; the
+    /// state of the open run.
+    var candidateStatus = TargetStatus.in
+    var publishedStatus = TargetStatus.in
+    /// Whether the time covered since `runFrom` is the candidate state's: the latest sample
+    /// fell in the cached step and had a status there. False until the first such sample,
+    /// after an interval left the step, and after a restore.
+    var runOpen = false
     // Step indices are 16 bits: a plan has at most `WorkoutPlan.maximumSteps` steps.
     var cachedStep: Int16 = -1
-    /// The step whose milliseconds are running, -1: none.
-    var runningStep: Int16 = -1
-    /// The state the latest samples have had since `candidateSince`, step -1 before any.
     var candidateStep: Int16 = -1
     /// The last published state, step -1 before the first.
     var publishedStep: Int16 = -1
-    /// The state published before it, for the change's `previous`; step -1: none.
+    /// The step whose milliseconds are running, -1: none.
+    var runningStep: Int16 = -1
+    /// The running step's settled milliseconds (in, below, above), kept here until the
+    /// crediting moves on to another step. 32 bits, as the counts: a step lasts at most a day.
+    var runningIn: Int32 = 0
+    var runningBelow: Int32 = 0
+    var runningAbove: Int32 = 0
+    /// The track's covered milliseconds when the open run began.
+    var runFrom: Int64 = 0
+    var candidateSince: Int64 = 0
+    /// The state published before the last, for the change's `previous`; step -1: none.
     var previousStep: Int16 = -1
     /// The first step that may overlap the next credited interval (intervals come in time order).
     var creditCursor: Int16 = 0
     /// The first step that may hold the next accepted sample (samples come in time order).
     var stateCursor: Int16 = 0
-    var candidateStatus = TargetStatus.in
-    var publishedStatus = TargetStatus.in
     var previousStatus = TargetStatus.in
-    /// Whether the latest accepted sample fell in the cached step and had a status there: the
-    /// candidate's. Its coverage, credited when the next sample comes, then has that status
-    /// without working it out again (the zones it was worked out with cannot change once the
-    /// track has samples). False until the first such sample and after a restore.
-    var latestStatusKnown = false
 
     /// The track of `quantity` under `plan`; nil when no step targets the quantity.
-    /// Also nil for a plan of more than ``WorkoutPlan/maximumSteps`` steps, which no input
-    /// gives (the decoder and the snapshot reader refuse one): step indices are 16 bits.
+    /// Also nil for a plan of more than ``WorkoutPlan/maximumSteps`` steps or with a step
+    /// longer than a day, which no input gives (the decoder and the snapshot reader refuse
+    /// them): step indices are 16 bits and a step's milliseconds 32.
     init?(plan: WorkoutPlan, quantity: Quantity) {
         guard Self.tracks(quantity, of: plan) else { return nil }
         steps = Steps(plan: plan, quantity: quantity)
@@ -92,7 +110,9 @@ struct TargetTrack: Sendable {
     /// Whether a session under `plan` keeps a track of `quantity`'s target (what makes
     /// ``init(plan:quantity:)`` nil or not, without making the track).
     static func tracks(_ quantity: Quantity, of plan: WorkoutPlan) -> Bool {
-        plan.steps.count <= WorkoutPlan.maximumSteps && plan.steps.contains { $0.targets[quantity] != nil }
+        plan.steps.count <= WorkoutPlan.maximumSteps
+            && plan.steps.allSatisfy { $0.durationMs <= WorkoutPlan.stepDurationRange.upperBound }
+            && plan.steps.contains { $0.targets[quantity] != nil }
     }
 
     /// A track with `steps` and its state at their defaults, for the snapshot to fill in.
@@ -105,38 +125,28 @@ struct TargetTrack: Sendable {
         publishedStep < 0 ? nil : TargetChange.State(step: Int(publishedStep), status: publishedStatus)
     }
 
-    /// Milliseconds of `step` (0-based) with `status`.
-    func milliseconds(step: Int, _ status: TargetStatus) -> Int64 {
-        var milliseconds = Int64(steps.counts[step * 3 + Int(status.rawValue)])
-        if step == Int(runningStep) {
-            switch status {
-            case .in: milliseconds += runningIn
-            case .below: milliseconds += runningBelow
-            case .above: milliseconds += runningAbove
-            }
-        }
-        return milliseconds
-    }
-
-    /// The settled counts with what is running added.
-    var settledCounts: [Int64] {
+    /// Milliseconds per step and status (index step * 3 + status), with what is running and
+    /// the open run added; `covered` is the track's covered milliseconds.
+    func settledCounts(covered: Int64) -> [Int64] {
         var settled = steps.counts.map(Int64.init)
-        guard runningStep >= 0 else { return settled }
-        let base = Int(runningStep) * 3
-        settled[base] += runningIn
-        settled[base + 1] += runningBelow
-        settled[base + 2] += runningAbove
+        if runningStep >= 0 {
+            let base = Int(runningStep) * 3
+            settled[base] += Int64(runningIn)
+            settled[base + 1] += Int64(runningBelow)
+            settled[base + 2] += Int64(runningAbove)
+        }
+        if runOpen { settled[Int(candidateStep) * 3 + Int(candidateStatus.rawValue)] += covered - runFrom }
         return settled
     }
 
     /// Credits `milliseconds` of `step` at `status`, in the running sums when it is their step.
-    @inline(__always)
     private mutating func add(_ milliseconds: Int64, step: Int16, status: TargetStatus) {
         if step != runningStep { settleRunning(startingStep: step) }
         switch status {
-        case .in: runningIn += milliseconds
-        case .below: runningBelow += milliseconds
-        case .above: runningAbove += milliseconds
+        // Within one step of at most a day: no sum wraps.
+        case .in: runningIn &+= Int32(truncatingIfNeeded: milliseconds)
+        case .below: runningBelow &+= Int32(truncatingIfNeeded: milliseconds)
+        case .above: runningAbove &+= Int32(truncatingIfNeeded: milliseconds)
         }
     }
 
@@ -147,8 +157,8 @@ struct TargetTrack: Sendable {
             if !isKnownUniquelyReferenced(&steps) { steps = steps.copy() }
             let base = Int(runningStep) * 3
             // Within a step's day at most; clamped all the same, so no count can trap.
-            func settle(_ index: Int, _ running: Int64) {
-                steps.counts[index] = Int32(clamping: Int64(steps.counts[index]) &+ running)
+            func settle(_ index: Int, _ running: Int32) {
+                steps.counts[index] = Int32(clamping: Int64(steps.counts[index]) &+ Int64(running))
             }
             settle(base, runningIn)
             settle(base + 1, runningBelow)
@@ -160,21 +170,40 @@ struct TargetTrack: Sendable {
 
     /// Credits the covered interval [from, to) of a value (in zone `zone`, 0-based, -1 without
     /// zones) to each step it overlaps that has a target for the quantity, split at step bounds.
+    /// `coveredBefore` is the track's covered milliseconds before the interval. An interval
+    /// inside the open run's step is the run's already, and one inside a span without a status
+    /// counts for nothing: nothing to do. (The interval starts at the latest sample, which the
+    /// cached span holds.)
     @inline(__always)
-    mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
-        if from >= cachedStart && to <= cachedEnd {
-            // Within the latest sample's step: the usual case, one step and its cached target.
-            // The credit cursor is left behind: the next interval across a bound moves it on.
-            if latestStatusKnown {
-                add(to &- from, step: cachedStep, status: candidateStatus)
-                return
-            }
-            if let target = cachedTarget, let status = target.status(of: value, zone: zone, zoneCount: zoneCount) {
-                add(to - from, step: cachedStep, status: status)
-            }
-            return
+    mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64, coveredBefore: Int64) {
+        // A steady state (a range to keep it with) is an open run or a span without a status.
+        if to <= cachedEnd && steadyLow <= steadyHigh { return }
+        creditOutsideRun(
+            value: value, zone: zone, zoneCount: zoneCount, from: from, to: to, coveredBefore: coveredBefore)
+    }
+
+    /// An interval that leaves the open run's step, or with no run open: the run (which holds
+    /// the interval's start, the latest sample's time) is settled up to its step's end, and
+    /// the rest is credited step by step.
+    @inline(never)
+    private mutating func creditOutsideRun(
+        value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64, coveredBefore: Int64
+    ) {
+        if to <= cachedEnd && (runOpen || !cachedTarget.hasStatus) { return }
+        var from = from
+        if runOpen {
+            settleRun(covered: coveredBefore + (cachedEnd - from))
+            from = cachedEnd
         }
         creditAcrossSteps(value: value, zone: zone, zoneCount: zoneCount, from: from, to: to)
+    }
+
+    /// Settles the open run, which covered up to `covered`, into its step's counts; until
+    /// another opens, no sample keeps the state.
+    mutating func settleRun(covered: Int64) {
+        add(covered - runFrom, step: candidateStep, status: candidateStatus)
+        runOpen = false
+        (steadyLow, steadyHigh) = (.infinity, -.infinity)
     }
 
     @inline(never)

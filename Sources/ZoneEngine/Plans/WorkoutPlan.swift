@@ -58,6 +58,8 @@ public final class WorkoutPlan: Sendable {
 
     /// The most steps a plan has once flattened (contract, section 3).
     public static let maximumSteps = 200
+    /// How long a step lasts, in milliseconds: a second to a day (contract, section 3).
+    public static let stepDurationRange: ClosedRange<Int64> = 1000...86_400_000
 }
 
 extension WorkoutPlan: Equatable {
@@ -96,7 +98,8 @@ public enum PlanTarget: Sendable, Equatable {
 
     /// Whether `value` (in zone `zone`, 0-based, or -1 without zones) is in, below or above
     /// the target; nil for a zone target when the session has no zones for the quantity.
-    @inline(__always)
+    /// The contract's rule as it reads; a sample's path compares the value with the
+    /// ``TargetBounds`` this gives for its step.
     func status(of value: Double, zone: Int, zoneCount: Int) -> TargetStatus? {
         switch self {
         case .zones(let low, let high):

@@ -39,7 +39,7 @@ extension WorkoutPlan {
             let purposeIndex = Int(try reader.readByte())
             guard purposeIndex < PlanStep.Purpose.allCases.count else { throw SnapshotError("unknown step purpose") }
             let duration = try reader.readInt64()
-            guard (1000...86_400_000).contains(duration) else { throw SnapshotError("a step duration out of range") }
+            guard stepDurationRange.contains(duration) else { throw SnapshotError("a step duration out of range") }
             end += duration
             var targets = PerQuantity<PlanTarget?>(repeating: nil)
             for quantity in Quantity.allCases { targets[quantity] = try readTarget(&reader) }

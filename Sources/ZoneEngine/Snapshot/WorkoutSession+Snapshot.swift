@@ -30,7 +30,9 @@ extension WorkoutSession {
         if withPlan {
             writer.write(plan != nil)
             plan?.write(to: &writer)
-            for quantity in Quantity.allCases { tracks[quantity].target?.write(to: &writer) }
+            for quantity in Quantity.allCases {
+                tracks[quantity].target?.write(to: &writer, covered: tracks[quantity].coveredMs)
+            }
         }
         writer.write(pausedMs)
         writer.write(pauses.count)
