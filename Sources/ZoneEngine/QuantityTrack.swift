@@ -15,6 +15,7 @@ struct QuantityTrack: Sendable {
     private var lastZoneByte: Int8 = -1
     private var publishedZoneByte: Int8 = -1
     private var runZoneByte: Int8 = -1
+    private var previousPublishedZoneByte: Int8 = -1
     var durations = ZoneDurations()
     /// Durations per normalized zone (docs/reference/contract.md), on the heap and only once a
     /// normalization model credits something: off by default, and 72 bytes per track inline.
@@ -43,6 +44,11 @@ struct QuantityTrack: Sendable {
     var publishedZone: Int {
         get { Int(publishedZoneByte) }
         set { publishedZoneByte = Int8(truncatingIfNeeded: newValue) }
+    }
+    /// The zone published before the last zone change, -1 before the second.
+    var previousPublishedZone: Int {
+        get { Int(previousPublishedZoneByte) }
+        set { previousPublishedZoneByte = Int8(truncatingIfNeeded: newValue) }
     }
     /// Damping: the zone of the current run of samples and when that run began.
     var runZone: Int {

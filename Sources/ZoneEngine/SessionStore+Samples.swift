@@ -41,13 +41,10 @@ extension SessionStore {
         outputs: inout EngineOutputs
     ) {
         switch live[slot].applySample(quantity, at: timestamp, value: value, settings: settings) {
-        case .accepted(let change):
-            accepted(slot: slot, change, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
-        case .acceptedChangingTarget(let change):
-            accepted(slot: slot, change, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
-            if let target = live[slot].publishedTargetChange(quantity, at: timestamp, value: value) {
-                outputs.targetChanged(
-                    target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
+        case .accepted(let changes):
+            live[slot].lastAppliedWallMs = wallMs
+            if !changes.isEmpty {
+                publish(changes, slot: slot, quantity, at: timestamp, value: value, outputs: &outputs)
             }
         case .late: sampleQuality.late += 1
         case .duplicate: sampleQuality.duplicate += 1
@@ -55,15 +52,23 @@ extension SessionStore {
         }
     }
 
+    /// Appends what an accepted sample published, read from its session in place.
     @inline(__always)
-    private mutating func accepted(
-        slot: Int, _ change: ZoneChange?, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,
+    private func publish(
+        _ changes: SampleChanges, slot: Int, _ quantity: Quantity, at timestamp: Int64, value: Double,
         outputs: inout EngineOutputs
     ) {
-        live[slot].lastAppliedWallMs = wallMs
-        // A change is only produced for a quantity with zones.
-        if let change, let configuration = live[slot].configuration(for: quantity) {
+        // A zone change is only published for a quantity with zones.
+        if changes.contains(.zone), let configuration = live[slot].configuration(for: quantity),
+            let change = live[slot].publishedZoneChange(quantity, at: timestamp)
+        {
             outputs.zoneChanged(change, session: live[slot].id, person: live[slot].person, configuration: configuration)
+        }
+        if changes.contains(.target),
+            let target = live[slot].publishedTargetChange(quantity, at: timestamp, value: value)
+        {
+            outputs.targetChanged(
+                target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
         }
     }
 }

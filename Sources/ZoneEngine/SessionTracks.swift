@@ -57,6 +57,16 @@ struct SessionTracks: Sendable {
         }
     }
 
+    /// The zone change the latest sample of `quantity` published, read in place; nil for an
+    /// unused power track, which has published none.
+    @inline(__always)
+    func publishedZoneChange(_ quantity: Quantity, at timestamp: Int64) -> ZoneChange? {
+        switch quantity {
+        case .heartRate: heartRate.publishedZoneChange(at: timestamp)
+        case .cyclingPower: power?.track.publishedZoneChange(at: timestamp)
+        }
+    }
+
     /// The target change the latest sample of `quantity` published, read in place (inlined
     /// down to the track's fields: a call copies the tracks first).
     @inline(__always)

@@ -58,8 +58,15 @@ public struct WorkoutSession: Sendable {
         self.tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
     }
 
-    /// The target change that the accepted sample at `timestamp` with `value` published
-    /// (its outcome was ``SampleOutcome/acceptedChangingTarget(_:)``).
+    /// The zone change that the accepted sample of `quantity` at `timestamp` published (its
+    /// outcome's changes held ``SampleChanges/zone``), read from the track in place.
+    @inline(__always)
+    public func publishedZoneChange(_ quantity: Quantity, at timestamp: Int64) -> ZoneChange? {
+        tracks.publishedZoneChange(quantity, at: timestamp)
+    }
+
+    /// The target change that the accepted sample at `timestamp` with `value` published (its
+    /// outcome's changes held ``SampleChanges/target``).
     @inline(__always)
     func publishedTargetChange(_ quantity: Quantity, at timestamp: Int64, value: Double) -> TargetChange? {
         tracks.publishedTargetChange(quantity, at: timestamp, value: value)
@@ -126,9 +133,9 @@ public struct WorkoutSession: Sendable {
         // Observed in the same access to the track; a session without a plan pays a nil check.
         guard track.target != nil, track.target?.keepsState(value, at: timestamp) == false,
             track.observeTarget(value: value, at: timestamp, dwellMs: settings.targetMinDwellMs),
-            case .accepted(let change) = outcome
+            case .accepted(let changes) = outcome
         else { return outcome }
-        return .acceptedChangingTarget(change)
+        return .accepted(changes.union(.target))
     }
 
     /// Whether a sample at `timestamp` falls in a closed pause or at or after an open one's start.
@@ -165,7 +172,8 @@ struct ActivityRecord: Sendable {
 }
 
 extension QuantityTrack {
-    /// Records an accepted sample and reports a zone change if one is due.
+    /// Records an accepted sample and reports whether it publishes a zone change, then read
+    /// with ``publishedZoneChange(at:)``.
     @inline(__always)
     mutating func accept(timestamp: Int64, value: Double, settings: EngineSettings) -> SampleOutcome {
         acceptedSamples += 1
@@ -176,7 +184,7 @@ extension QuantityTrack {
         if value > maximum { maximum = value }
         sum += value
         // Read through the optional in place: binding it would copy 80 bytes per sample.
-        guard let zone = configuration?.zoneIndex(of: value) else { return .accepted(nil) }
+        guard let zone = configuration?.zoneIndex(of: value) else { return .accepted([]) }
         lastZone = zone
         let dwell = settings.zoneChangeMinDwellMs
         if dwell > 0 {
@@ -184,14 +192,22 @@ extension QuantityTrack {
                 runZone = zone
                 runStart = timestamp
             }
-            guard zone != publishedZone, timestamp - runStart >= dwell else { return .accepted(nil) }
+            guard zone != publishedZone, timestamp - runStart >= dwell else { return .accepted([]) }
         } else if zone == publishedZone {
-            return .accepted(nil)
+            return .accepted([])
         }
-        let change = ZoneChange(
-            quantity: quantity, timestamp: timestamp,
-            previousZone: publishedZone < 0 ? nil : publishedZone, currentZone: zone, durations: durations)
+        previousPublishedZone = publishedZone
         publishedZone = zone
-        return .accepted(change)
+        return .accepted(.zone)
+    }
+
+    /// The zone change the latest accepted sample, at `timestamp`, published: its zone, the
+    /// one published before, and the durations credited up to it.
+    @inline(__always)
+    func publishedZoneChange(at timestamp: Int64) -> ZoneChange {
+        ZoneChange(
+            quantity: quantity, timestamp: timestamp,
+            previousZone: previousPublishedZone < 0 ? nil : previousPublishedZone, currentZone: publishedZone,
+            durations: durations)
     }
 }

@@ -23,23 +23,31 @@ public struct ZoneChange: Sendable, Equatable {
 
 /// What became of one sample.
 public enum SampleOutcome: Sendable, Equatable {
-    /// Accepted, with the zone change it produced, if any.
-    case accepted(ZoneChange?)
-    /// Accepted, and it also changed its plan's target state (the change is read from the
-    /// session). A case of its own rather than a flag beside the zone change: the flag made
-    /// every sample's outcome larger to move.
-    case acceptedChangingTarget(ZoneChange?)
+    /// Accepted, with what it published: a zone change, read with
+    /// ``WorkoutSession/publishedZoneChange(_:at:)``, and a target change. Flags rather than the
+    /// changes: every sample's outcome is returned through the per-sample path, and a zone
+    /// change carried in it made each outcome 113 bytes to move and copied each change once more.
+    case accepted(SampleChanges)
     case late
     case duplicate
     case paused
 }
 
+/// What an accepted sample published.
+public struct SampleChanges: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// A zone-change event (the quantity has zones and its zone changed, after any damping).
+    public static let zone = SampleChanges(rawValue: 1)
+    /// A target change (the session follows a plan that targets the quantity).
+    public static let target = SampleChanges(rawValue: 2)
+}
+
 extension SampleOutcome {
     /// Whether the sample was accepted.
     var isAccepted: Bool {
-        switch self {
-        case .accepted, .acceptedChangingTarget: true
-        case .late, .duplicate, .paused: false
-        }
+        if case .accepted = self { return true }
+        return false
     }
 }

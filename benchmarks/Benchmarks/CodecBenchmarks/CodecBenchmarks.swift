@@ -39,7 +39,9 @@ let benchmarks: @Sendable () -> Void = {
             quantity: .heartRate, source: .system, boundaries: [91, 114, 136, 158])
         var session = WorkoutSession(id: "s0000123", startTimestamp: 0, person: "p", activity: nil, profile: nil)
         let outcome = session.applySample(.heartRate, at: 0, value: 120, settings: EngineSettings())
-        guard case .accepted(let change?) = outcome else { return }
+        guard case .accepted(let changes) = outcome, changes.contains(.zone),
+            let change = session.publishedZoneChange(.heartRate, at: 0)
+        else { return }
         var writer = ZoneChangeWriter()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
