@@ -70,10 +70,12 @@ struct SessionTracks: Sendable {
     /// The target change the latest sample of `quantity` published, read in place (inlined
     /// down to the track's fields: a call copies the tracks first).
     @inline(__always)
-    func publishedTargetChange(_ quantity: Quantity, at timestamp: Int64, value: Double) -> TargetChange? {
+    func publishedTargetChange(_ quantity: Quantity, of plan: WorkoutPlan, at timestamp: Int64, value: Double)
+        -> TargetChange?
+    {
         switch quantity {
-        case .heartRate: heartRate.target?.publishedChange(at: timestamp, value: value)
-        case .cyclingPower: power?.track.target?.publishedChange(at: timestamp, value: value)
+        case .heartRate: heartRate.target?.publishedChange(quantity, of: plan, at: timestamp, value: value)
+        case .cyclingPower: power?.track.target?.publishedChange(quantity, of: plan, at: timestamp, value: value)
         }
     }
 

@@ -69,7 +69,8 @@ public struct WorkoutSession: Sendable {
     /// outcome's changes held ``SampleChanges/target``).
     @inline(__always)
     func publishedTargetChange(_ quantity: Quantity, at timestamp: Int64, value: Double) -> TargetChange? {
-        tracks.publishedTargetChange(quantity, at: timestamp, value: value)
+        guard let plan else { return nil }
+        return tracks.publishedTargetChange(quantity, of: plan, at: timestamp, value: value)
     }
 
     /// The activity a session has when none is given; it counts as unset.

@@ -50,27 +50,32 @@ extension TargetTrack {
         (steadyLow, steadyHigh) = cachedTarget.values(with: candidateStatus)
     }
 
-    /// The change the sample at `timestamp` with `value` published (``observe(value:at:dwellMs:covered:)``
-    /// returned true). Inlined, it reads the five fields the change needs where the track is;
-    /// a call took a copy of the whole track first.
+    /// The change of `quantity` under `plan` (the session's, which the track was made for)
+    /// that the sample at `timestamp` with `value` published (``observe(value:at:dwellMs:covered:)``
+    /// returned true). Inlined, it reads the four fields the change needs where the track is
+    /// (a call took a copy of the whole track first); the step's purpose, bounds and target come
+    /// from the plan, shared by the session's class, rather than from the track's own heap
+    /// object, a cache miss per change with a thousand sessions.
     @inline(__always)
-    func publishedChange(at timestamp: Int64, value: Double) -> TargetChange {
+    func publishedChange(_ quantity: Quantity, of plan: WorkoutPlan, at timestamp: Int64, value: Double)
+        -> TargetChange
+    {
         Self.change(
-            steps, state: (publishedStep, publishedStatus), previous: (previousStep, previousStatus), at: timestamp,
-            value: value)
+            quantity, of: plan, state: (publishedStep, publishedStatus), previous: (previousStep, previousStatus),
+            at: timestamp, value: value)
     }
 
     private static func change(
-        _ steps: Steps, state: (step: Int16, status: TargetStatus), previous: (step: Int16, status: TargetStatus),
-        at timestamp: Int64, value: Double
+        _ quantity: Quantity, of plan: WorkoutPlan, state: (step: Int16, status: TargetStatus),
+        previous: (step: Int16, status: TargetStatus), at timestamp: Int64, value: Double
     ) -> TargetChange {
         let step = Int(state.step)
         return TargetChange(
-            quantity: steps.quantity, timestamp: timestamp, value: value,
+            quantity: quantity, timestamp: timestamp, value: value,
             state: TargetChange.State(step: step, status: state.status),
             previous: previous.step < 0 ? nil : TargetChange.State(step: Int(previous.step), status: previous.status),
-            purpose: steps.plan.steps[step].purpose, stepStart: steps.starts[step], stepEnd: steps.starts[step + 1],
-            target: steps.targets[step])
+            purpose: plan.steps[step].purpose, stepStart: plan.start(ofStep: step), stepEnd: plan.end(ofStep: step),
+            target: plan.targetsByQuantity[quantity][step])
     }
 
     /// Whether a sample at `timestamp` is past the cached step: samples come in time order, so
