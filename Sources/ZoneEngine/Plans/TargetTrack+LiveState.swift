@@ -15,7 +15,7 @@ extension TargetTrack {
     /// An accepted sample at `timestamp`, after its predecessor's coverage was credited, which
     /// brought the track's covered milliseconds to `covered`: whether it publishes a target
     /// change (contract, "Live target changes", with `target_min_dwell_ms` as `dwellMs`), then
-    /// read with ``publishedChange(at:value:)``. A flag rather than the change itself:
+    /// read with ``publishedChange(_:of:at:value:)``. A flag rather than the change itself:
     /// returning the change through every sample's path cost more than building it on the
     /// rare sample that publishes one.
     mutating func observe(value: Double, at timestamp: Int64, dwellMs: Int64, covered: Int64) -> Bool {
