@@ -75,7 +75,7 @@ extension TargetTrack {
             state: TargetChange.State(step: step, status: state.status),
             previous: previous.step < 0 ? nil : TargetChange.State(step: Int(previous.step), status: previous.status),
             purpose: plan.steps[step].purpose, stepStart: plan.start(ofStep: step), stepEnd: plan.end(ofStep: step),
-            target: plan.targetsByQuantity[quantity][step])
+            target: plan.steps[step].targets[quantity])
     }
 
     /// Whether a sample at `timestamp` is past the cached step: samples come in time order, so
@@ -89,7 +89,7 @@ extension TargetTrack {
     /// searching the steps again.
     mutating func moveState(to timestamp: Int64, zones: borrowing ZoneConfiguration?) {
         let steps = self.steps
-        let count = steps.targets.count
+        let count = steps.count
         var index = Int(stateCursor)
         // Samples come in time order, so the cursor is never past a new sample's step; were
         // it, the search starts again from the first step.
@@ -117,6 +117,6 @@ extension TargetTrack {
     private mutating func cache(step index: Int, zones: borrowing ZoneConfiguration?) {
         cachedStep = Int16(index)
         cachedEnd = steps.starts[index + 1]
-        cachedTarget = TargetBounds(steps.targets[index], zones: copy zones)
+        cachedTarget = TargetBounds(steps.target(ofStep: index), zones: copy zones)
     }
 }

@@ -23,10 +23,8 @@ struct TargetTrack: Sendable {
         // write); everything else is immutable.
         let plan: WorkoutPlan
         let quantity: Quantity
-        /// The plan's step bounds and this quantity's target per step, copied out of the plan
-        /// once, for the steps a sample moves into.
+        /// The plan's step bounds (its buffer, shared by every session of the plan).
         let starts: [Int64]
-        let targets: [PlanTarget?]
         /// Milliseconds per step and status: index step * 3 + status, except what is still
         /// running (the running step's sums and the open run). 32 bits: a step lasts at most a day (the
         /// contract's bound, 86,400,000 ms), and each session following a plan holds these,
@@ -37,9 +35,15 @@ struct TargetTrack: Sendable {
             self.plan = plan
             self.quantity = quantity
             starts = plan.starts
-            targets = plan.targetsByQuantity[quantity]
             counts = Array(repeating: 0, count: plan.steps.count * 3)
         }
+
+        /// How many steps the plan has.
+        var count: Int { starts.count - 1 }
+
+        /// This quantity's target in step `index`, read from the plan (which its sessions share,
+        /// so it stays in cache however many sessions follow it).
+        func target(ofStep index: Int) -> PlanTarget? { plan.steps[index].targets[quantity] }
 
         func copy() -> Steps {
             let copy = Steps(plan: plan, quantity: quantity)
@@ -209,13 +213,13 @@ struct TargetTrack: Sendable {
     @inline(never)
     private mutating func creditAcrossSteps(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64) {
         let steps = self.steps
-        let count = steps.targets.count
+        let count = steps.count
         var index = Int(creditCursor)
         while index < count && steps.starts[index + 1] <= from { index += 1 }
         creditCursor = Int16(index)
         while index < count && steps.starts[index] < to {
             let overlap = min(to, steps.starts[index + 1]) - max(from, steps.starts[index])
-            if overlap > 0, let target = steps.targets[index],
+            if overlap > 0, let target = steps.target(ofStep: index),
                 let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
             {
                 add(overlap, step: Int16(index), status: status)

@@ -17,9 +17,6 @@ public final class WorkoutPlan: Sendable {
     public let steps: [PlanStep]
     /// Step i covers [starts[i], starts[i + 1]); the last entry is the plan's end.
     let starts: [Int64]
-    /// Each quantity's target per step, made once: every session that follows the plan reads
-    /// the same buffers, which stay in cache however many sessions there are.
-    let targetsByQuantity: PerQuantity<[PlanTarget?]>
 
     public init(name: String?, source: Source, anchor: Int64, steps: [PlanStep]) {
         self.name = name
@@ -29,8 +26,6 @@ public final class WorkoutPlan: Sendable {
         var starts = [anchor]
         for step in steps { starts.append(starts[starts.count - 1] + step.durationMs) }
         self.starts = starts
-        targetsByQuantity = PerQuantity(
-            heartRate: steps.map { $0.targets.heartRate }, cyclingPower: steps.map { $0.targets.cyclingPower })
     }
 
     /// The same steps from another source and anchor (a class plan as a session uses it).
