@@ -11,10 +11,10 @@
 ///
 /// What every sample reads or writes is stored inline, in the session's own memory, first: the
 /// step the latest sample fell in (its end and target copied out of the plan) and the target
-/// state. The plan's step bounds and targets and the milliseconds of every step but the
-/// running one are in one heap object (``Steps``), shared by copies of the track and copied
-/// on write, read only when a sample or interval moves to another step: with a thousand
-/// sessions each heap object is a cache miss, once per step rather than once per sample.
+/// state. The milliseconds of every step but the running one are in one heap object
+/// (``Steps``, with the plan), shared by copies of the track and copied on write, read only
+/// when a sample or interval moves to another step: with a thousand sessions each heap object
+/// is a cache miss, once per step rather than once per sample.
 struct TargetTrack: Sendable {
     /// The plan's steps for this quantity and the milliseconds settled per step and status.
     final class Steps: @unchecked Sendable {
@@ -26,9 +26,9 @@ struct TargetTrack: Sendable {
         /// The plan's step bounds (its buffer, shared by every session of the plan).
         let starts: [Int64]
         /// Milliseconds per step and status: index step * 3 + status, except what is still
-        /// running (the running step's sums and the open run). 32 bits: a step lasts at most a day (the
-        /// contract's bound, 86,400,000 ms), and each session following a plan holds these,
-        /// so they are half its plan's memory of 64-bit counts.
+        /// running (the running step's sums and the open run). 32 bits: a step lasts at most
+        /// a day (the contract's bound, 86,400,000 ms), and each session following a plan
+        /// holds these, so they are half its plan's memory of 64-bit counts.
         @exclusivity(unchecked) var counts: [Int32]
 
         init(plan: WorkoutPlan, quantity: Quantity) {
