@@ -4,18 +4,31 @@
 public struct LiveSessionState: Sendable, Equatable {
     /// One quantity's live zone group.
     public struct ZoneGroup: Sendable, Equatable {
-        public let quantity: Quantity
-        /// The zones in use; nil when the quantity has none (values are still shown).
-        public let configuration: ZoneConfiguration?
-        /// The zone of the last published zone change (0-based), nil before the first; it is
-        /// what `zone-changes` consumers see, damping included.
-        public let currentZone: Int?
-        /// The last accepted value in the canonical unit, nil before the first sample.
-        public let currentValue: Double?
+        // Stored widest first, so that no field pads the next: a group is kept per quantity
+        // in every live view.
         /// Durations credited so far, through the last accepted sample (its own interval is
         /// credited when the next one arrives or the session ends, as in docs/reference/contract.md).
         public let durations: ZoneDurations
         public let samples: Int
+        /// The last accepted value in the canonical unit, nil before the first sample.
+        public let currentValue: Double?
+        /// The zones in use; nil when the quantity has none (values are still shown).
+        public let configuration: ZoneConfiguration?
+        public let quantity: Quantity
+        /// The zone of the last published zone change (0-based), nil before the first; it is
+        /// what `zone-changes` consumers see, damping included.
+        public var currentZone: Int? { currentZoneByte < 0 ? nil : Int(currentZoneByte) }
+        private let currentZoneByte: Int8
+
+        init(
+            quantity: Quantity, configuration: ZoneConfiguration?, currentZone: Int?, currentValue: Double?,
+            durations: ZoneDurations, samples: Int
+        ) {
+            (self.quantity, self.configuration, self.currentValue) = (quantity, configuration, currentValue)
+            (self.durations, self.samples) = (durations, samples)
+            // A zone index is below nine (at most eight boundaries).
+            currentZoneByte = currentZone.map { Int8(truncatingIfNeeded: $0) } ?? -1
+        }
     }
 
     public let session: String
@@ -27,7 +40,6 @@ public struct LiveSessionState: Sendable, Equatable {
     public let activity: String
     public let startTimestamp: Int64
     public let latestTimestamp: Int64
-    public let isPaused: Bool
     /// Quantities with at least one accepted sample or with zones, heart rate first.
     public let zoneGroups: [ZoneGroup]
     /// The person's maximum heart rate (profile `max_hr`, else from age as the system zones
@@ -39,6 +51,8 @@ public struct LiveSessionState: Sendable, Equatable {
     /// sample, as `durations` are; worked out when read.
     public var effort: WorkoutEffort { effortSums.effort }
     let effortSums: EffortSums
+    // Last, a byte in what would be padding: a view is kept per live session.
+    public let isPaused: Bool
 
     /// The current heart rate in percent of ``maximumHeartRate``, rounded; nil when either is
     /// unknown.
@@ -83,7 +97,7 @@ extension WorkoutSession {
         }
         return LiveSessionState(
             session: id, person: person, name: profile?.name, sessionClass: sessionClass, activity: activity,
-            startTimestamp: startTimestamp, latestTimestamp: latestTimestamp, isPaused: isPaused, zoneGroups: groups,
+            startTimestamp: startTimestamp, latestTimestamp: latestTimestamp, zoneGroups: groups,
             maximumHeartRate: SystemZones.maximumHeartRate(for: profile),
             target: plan.map { plan in
                 LiveTarget(
@@ -91,6 +105,6 @@ extension WorkoutSession {
                     states: PerQuantity(
                         heartRate: tracks.heartRate.target?.publishedState,
                         cyclingPower: tracks.cyclingPower.target?.publishedState))
-            }, effortSums: effortSums)
+            }, effortSums: effortSums, isPaused: isPaused)
     }
 }

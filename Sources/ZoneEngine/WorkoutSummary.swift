@@ -126,7 +126,7 @@ extension WorkoutSession {
         let heartRate = tracks.heartRate
         let power = tracks.cyclingPower
         return EffortSums(
-            heartRate: heartRate.hasSamples ? heartRate.heartRateEffort : nil,
+            heartRate: heartRate.hasSamples ? heartRate.heartRateEffort?.credited : nil,
             wattMilliseconds: power.hasSamples && !power.valueMs.isNaN ? power.valueMs : nil)
     }
 

@@ -22,6 +22,15 @@ import Testing
         #expect(MemoryLayout<QuantityTrack>.offset(of: \QuantityTrack.target) == 352)
     }
 
+    /// A live view is kept per live session on every instance with the endpoint on (and per
+    /// session of the other instances of its group): its effort sums leave out the floors the
+    /// per-sample path compares with, and no field pads the next.
+    @Test func aLiveViewStaysSmall() {
+        #expect(MemoryLayout<HeartRateEffort.Credited>.size <= 72)
+        #expect(MemoryLayout<LiveSessionState.ZoneGroup>.stride <= 176)
+        #expect(MemoryLayout<LiveSessionState>.size <= 258)
+    }
+
     /// A heart-rate-only session keeps no power track; the first power sample makes one, and
     /// from then on it counts as before.
     @Test func thePowerTrackIsOnTheHeapOnlyOnceUsed() {

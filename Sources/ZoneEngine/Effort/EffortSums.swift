@@ -4,20 +4,12 @@
 /// live view published at every commit interval costs no arithmetic until it is served.
 struct EffortSums: Sendable, Equatable {
     /// Present when the session has an accepted heart-rate sample and a known maximum.
-    let heartRate: HeartRateEffort?
+    let heartRate: HeartRateEffort.Credited?
     /// Present when the session has a power sample (and a finite sum).
     let wattMilliseconds: Double?
 
     var effort: WorkoutEffort {
         WorkoutEffort(
             heartRate: heartRate?.summary, kilojoulesTenths: wattMilliseconds.map(WorkoutEffort.kilojoulesTenths))
-    }
-}
-
-extension HeartRateEffort: Equatable {
-    static func == (lhs: HeartRateEffort, rhs: HeartRateEffort) -> Bool {
-        lhs.parameters === rhs.parameters && lhs.calorieMs == rhs.calorieMs
-            && lhs.calorieValueMs == rhs.calorieValueMs
-            && (0..<lhs.bandMs.count).allSatisfy { lhs.bandMs[$0] == rhs.bandMs[$0] }
     }
 }

@@ -29,15 +29,40 @@ struct HeartRateEffort: Sendable {
         calorieValueMs += Double(burning) * value * Double(length)
     }
 
-    /// The figures a finished workout (or a live view) reports.
-    var summary: WorkoutEffort.HeartRate {
-        let intensity = (0..<6).map { bandMs[$0] }
-        let weighted = intensity.enumerated().reduce(Int64(0)) { $0 + Int64($1.offset) * $1.element }
-        return WorkoutEffort.HeartRate(
-            maximumHeartRate: parameters.maximumHeartRate, intensityMs: intensity,
-            pointsTenths: WorkoutEffort.tenths(weighted, per: 60_000),
-            caloriesKcal: parameters.calories.map {
-                $0.kilocalories(milliseconds: calorieMs, heartRateMilliseconds: calorieValueMs)
-            })
+    /// What the figures are worked out from: the sums without the floors the per-sample path
+    /// compares with, which is what a live view keeps.
+    var credited: Credited {
+        Credited(parameters: parameters, bandMs: bandMs, calorieMs: calorieMs, calorieValueMs: calorieValueMs)
+    }
+
+    /// The figures a finished workout reports.
+    var summary: WorkoutEffort.HeartRate { credited.summary }
+
+    /// A heart-rate effort's sums as credited so far, 72 bytes: copied into every live view
+    /// (one per live session on each instance with the endpoint on, and per warm standby), so
+    /// the floors' 48 bytes are left in the session.
+    struct Credited: Sendable, Equatable {
+        let parameters: HeartRateEffortParameters
+        let bandMs: InlineArray<6, Int64>
+        let calorieMs: Int64
+        let calorieValueMs: Double
+
+        /// The figures a finished workout (or a live view) reports.
+        var summary: WorkoutEffort.HeartRate {
+            let intensity = (0..<6).map { bandMs[$0] }
+            let weighted = intensity.enumerated().reduce(Int64(0)) { $0 + Int64($1.offset) * $1.element }
+            return WorkoutEffort.HeartRate(
+                maximumHeartRate: parameters.maximumHeartRate, intensityMs: intensity,
+                pointsTenths: WorkoutEffort.tenths(weighted, per: 60_000),
+                caloriesKcal: parameters.calories.map {
+                    $0.kilocalories(milliseconds: calorieMs, heartRateMilliseconds: calorieValueMs)
+                })
+        }
+
+        static func == (lhs: Credited, rhs: Credited) -> Bool {
+            lhs.parameters === rhs.parameters && lhs.calorieMs == rhs.calorieMs
+                && lhs.calorieValueMs == rhs.calorieValueMs
+                && (0..<lhs.bandMs.count).allSatisfy { lhs.bandMs[$0] == rhs.bandMs[$0] }
+        }
     }
 }

@@ -74,9 +74,9 @@ public final class LiveSessionDirectory: Sendable {
 /// tables took about 0.7 KB per live session.
 public final class LiveSessionEntry: Sendable {
     public let state: LiveSessionState
-    public let revision: UInt64
-    /// The input partition the session belongs to.
+    /// The input partition the session belongs to (after the state, in its tail's padding).
     public let partition: Int32
+    public let revision: UInt64
     /// When the state was taken, in wall-clock milliseconds: when its owner published it, or
     /// wrote it to the changelog.
     public let takenAtMs: Int64
