@@ -31,7 +31,7 @@ extension WorkoutSession {
         } else {
             track.heartRateEffort?.credit(value: track.lastValue, length)
         }
-        if let normalization = settings.normalization[track.quantity] {
+        if let normalization = settings.normalizationModel(for: track.quantity) {
             track.creditNormalized(zone: normalization.zoneIndex(of: track.lastValue), length)
         }
         let zone = track.lastZone

@@ -22,6 +22,22 @@ import Testing
         #expect(MemoryLayout<QuantityTrack>.offset(of: \QuantityTrack.target) == 352)
     }
 
+    /// Every sample's call takes the settings by value: the normalization models are on the
+    /// heap, read back as they were set, and none set is none kept.
+    @Test func theSettingsEachSampleTakesStaySmall() throws {
+        #expect(MemoryLayout<EngineSettings>.size <= 56)
+        var settings = EngineSettings()
+        #expect(!settings.normalizesAnyQuantity)
+        let model = try ZoneConfiguration.validated(
+            quantity: .heartRate, source: .normalized, boundaries: [100, 120, 140])
+        settings.normalization = PerQuantity(heartRate: model, cyclingPower: nil)
+        #expect(settings.normalizesAnyQuantity)
+        #expect(settings.normalization[.heartRate] == model && settings.normalization[.cyclingPower] == nil)
+        #expect(settings.normalizationModel(for: .heartRate) == model)
+        settings.normalization = PerQuantity(repeating: nil)
+        #expect(!settings.normalizesAnyQuantity && settings.normalizationModel(for: .heartRate) == nil)
+    }
+
     /// A live view is kept per live session on every instance with the endpoint on (and per
     /// session of the other instances of its group): its effort sums leave out the floors the
     /// per-sample path compares with, and no field pads the next.
