@@ -13,7 +13,7 @@ public struct EngineSettings: Sendable {
         }
     }
     /// The models on the heap, nil when there are none: the settings are handed to every
-    /// sample's call by value, and inline the models were 160 of their 208 bytes, copied for
+    /// sample's call by value, and inline the models would be 160 of 208 bytes to copy for
     /// every sample.
     private var normalizationModels: NormalizationModels?
     /// A live session with no applied event for this long finishes (`idle_timeout_s`, default 600 s).

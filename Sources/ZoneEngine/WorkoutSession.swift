@@ -86,8 +86,8 @@ public struct WorkoutSession: Sendable {
     ///
     /// This is the hot path: no allocation, no lock, no string hashing. It switches once on
     /// the quantity and works on that track in place. Inlined into the store: called there
-    /// with the store's settings while its sessions are changed, the settings were copied for
-    /// every sample (perf; they are 56 bytes, their normalization models on the heap).
+    /// with the store's settings while its sessions are changed, the settings would be copied
+    /// for every sample (perf; they are 56 bytes, their normalization models on the heap).
     @inline(__always)
     public mutating func applySample(
         _ quantity: Quantity, at timestamp: Int64, value: Double, settings: EngineSettings

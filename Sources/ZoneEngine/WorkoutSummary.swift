@@ -108,7 +108,7 @@ extension WorkoutSession {
             effort: effort,
             normalizedZoneGroups: settings.normalizesAnyQuantity
                 ? zoned.compactMap { quantity in
-                    settings.normalization[quantity].map {
+                    settings.normalizationModel(for: quantity).map {
                         WorkoutSummary.ZoneGroup(configuration: $0, durations: tracks[quantity].normalizedDurations)
                     }
                 } : nil,

@@ -39,8 +39,8 @@ struct HeartRateEffort: Sendable {
     var summary: WorkoutEffort.HeartRate { credited.summary }
 
     /// A heart-rate effort's sums as credited so far, 72 bytes: copied into every live view
-    /// (one per live session on each instance with the endpoint on, and per warm standby), so
-    /// the floors' 48 bytes are left in the session.
+    /// (one per live session of its group on each instance with the endpoint on), so the
+    /// floors' 48 bytes are left in the session.
     struct Credited: Sendable, Equatable {
         let parameters: HeartRateEffortParameters
         let bandMs: InlineArray<6, Int64>
