@@ -7,7 +7,7 @@ import ZoneTestSupport
 
 /// `zonestream bench --smoke`: the benchmark runs end to end and writes its results
 /// (the numbers of a smoke run mean nothing; the real run is in benchmarks/README.md).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
 struct BenchSmokeTests {
     @Test func benchSmokeRunWritesResults() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-bench-\(UUID().uuidString)")

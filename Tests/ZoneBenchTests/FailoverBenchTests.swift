@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// `zonestream bench failover --quick`: the mechanism of the failover benchmark (instances
 /// added, stopped, killed; the broker frozen; sessions watched; the oracle's check), in short
 /// steps that measure nothing meaningful.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .timeLimit(.minutes(10)))
 struct FailoverBenchTests {
     @Test func theFailoverBenchmarkRunsEveryStepAndChecksTheOutputs() throws {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent("zs-failover-\(UUID().uuidString)")

@@ -10,7 +10,7 @@ import ZoneTestSupport
 /// input has no profiles (so the contract's default system zones), app zones on some
 /// sessions, gaps over `max_gap_ms`, repeated and late samples, and ended sessions. Each peer
 /// installs its pinned environment on first use (.venv/peers/NAME).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct PeerJobsTests {
     /// The peers, on the embedded broker where the benchmark runs them; Faust, which creates
     /// its table's changelog topic, on noida-db.

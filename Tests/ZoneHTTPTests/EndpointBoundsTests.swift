@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// The operator's endpoint against clients it should not trust: members' data behind the
 /// access token (probes and scrapers left open), and thousands of clients that connect and
 /// never finish a request, which must neither stop `/health` nor grow the process's memory.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.heavy), .serialized, .timeLimit(.minutes(10)))
 struct EndpointBoundsTests {
     static let token = "wall-screen-7f3a"
 

@@ -11,7 +11,7 @@ import ZoneTestSupport
 /// The processor logs as JSON here, so the test also checks that every log line is a JSON
 /// object with a level. `BOARD_SCREENSHOT_PATH=/tmp/board.png` keeps its screenshot; the
 /// screenshots in docs/ are the wall-screen test's, of load-generator traffic.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct GymBoardBrowserTests {
     static let members = 36
 

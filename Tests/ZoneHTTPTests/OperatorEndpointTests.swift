@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// process: each route answers with what the processor did, and `/metrics` counts what was
 /// sent. (A child process, so the endpoint's async work never waits for the test runner's
 /// cooperative threads, which the other suites' waits keep busy.)
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct OperatorEndpointTests {
     @Test func healthIsUpAndReadyFollowsTheBroker() throws {
         let broker = try BrokerProcess(partitions: 2, extraArguments: ["--applications", "ready"])

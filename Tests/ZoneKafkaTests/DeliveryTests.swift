@@ -2,13 +2,14 @@ import CRdKafka
 import Foundation
 import Testing
 import ZoneHarness
+import ZoneTestSupport
 
 @testable import ZoneKafka
 
 /// The Kafka layer's delivery bookkeeping against a broker process: every produced message is
 /// counted once, refused ones come back with their payload, origin and tag, and a message
 /// refused before it is queued leaves nothing in flight.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct DeliveryTests {
     @Test func permanentAndRetriableErrorsAreToldApart() {
         for code in [10, 18, 29, 31, 87] { #expect(KafkaError.isPermanentDeliveryError(Int32(code)), "\(code)") }

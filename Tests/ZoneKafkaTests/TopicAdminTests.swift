@@ -1,10 +1,11 @@
 import Testing
 import ZoneHarness
 import ZoneKafka
+import ZoneTestSupport
 
 /// A safety net, not a speed check: under the full suite's parallel load on 2 cores, starting
 /// a broker process and its metadata calls took over a minute once.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct TopicAdminTests {
     @Test func listsTopicsAndCreatesNothingWhenAllExist() throws {
         let broker = try BrokerProcess(partitions: 1)

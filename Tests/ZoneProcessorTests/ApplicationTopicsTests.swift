@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// are named after it, every state record names its writer, and an instance refuses state
 /// another application wrote, while state written before records named their writer (the
 /// upgrade path: the old names set by hand) is adopted.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ApplicationTopicsTests {
     static let sessions = ["morning-ride", "evening-ride"]
 

@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// per board. Every board gets its whole first board, capped at 200 tiles, in messages of at
 /// most 250 tiles; the full run (10 k sessions, 200 boards) and its figures are in
 /// docs/reference/http-endpoint.md. No time is asserted here: the figures are the benchmark's.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct BoardLoadTests {
     @Test func manyBoardsEachGetTheirWholeFirstBoardCappedAtBoardMaxSessions() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-board-\(UUID().uuidString)")

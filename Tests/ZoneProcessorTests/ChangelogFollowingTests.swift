@@ -11,7 +11,7 @@ import ZoneTestSupport
 /// owns: an instance that owns every partition reads none of the changelog its workers write.
 /// A partition it releases is read from where its released state ends, one it never read from
 /// the start.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ChangelogFollowingTests {
     @Test(arguments: BrokerKind.selected)
     func theReaderFetchesOnlyWhatThisInstanceDoesNotOwn(on kind: BrokerKind) throws {

@@ -7,7 +7,7 @@ import ZoneTestSupport
 
 /// Every worked example of the contract fed through real topics on each test broker (the
 /// embedded mock, noida-db), the processor, and consumers of the outputs, compared field for field.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ContractExamplesThroughKafkaTests {
     /// Every example with the contract's default settings, through one processor.
     @Test(arguments: BrokerKind.selected)

@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// session refused at `max_live_sessions`, then the cap raised) are re-produced with their
 /// original key and bytes and processed; a replayed record that fails again is recognised by
 /// its header and not replayed a second time.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct DeadLetterReplayTests {
     static let start: Int64 = 1_717_200_000_000
 

@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// the installed binary runs the README's example from its installed path as that user, and
 /// a purge leaves nothing behind. The test command builds the package before the tests; run
 /// alone, this test builds it when it is missing.
-@Suite(.serialized, .timeLimit(.minutes(20)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(20)))
 struct DebianPackageTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

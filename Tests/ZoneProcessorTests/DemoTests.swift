@@ -7,7 +7,7 @@ import ZoneTestSupport
 
 /// The README's main command: `zonestream demo` runs a class end to end and serves its gym
 /// board while the class runs, at the address it prints.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.processSuite, .timeLimit(.minutes(10)))
 struct DemoTests {
     @Test func theDemoServesTheBoardOfItsClassAndFinishesEveryWorkout() throws {
         let demo = try ZoneStreamProcess([

@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// files its COPY lines name, and nothing else (scripts/package.sh, which the test command
 /// runs, builds the Debian package that way). A file the build needs and the Dockerfile
 /// forgets fails there.
-@Suite(.timeLimit(.minutes(15)))
+@Suite(.processSuite, .timeLimit(.minutes(15)))
 struct DockerContextTests {
     /// The (source, destination) pairs of the build stage's COPY lines (the stage before the
     /// second FROM; `--from` copies belong to the runtime stage).

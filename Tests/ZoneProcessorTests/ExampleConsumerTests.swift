@@ -5,7 +5,7 @@ import ZoneTestSupport
 /// examples/minutes_per_zone.py, the README's example consumer, against a real broker and a
 /// real processor: the contract's first worked example goes in, and the consumer prints that
 /// workout's minutes per zone (zone 2 and zone 3 for 10 s each: 0.2 min).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ExampleConsumerTests {
     @Test func printsMinutesPerZoneOfAFinishedWorkout() throws {
         let python = SchemaValidator.root.appendingPathComponent(".venv/bin/python")

@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// the broker away and back, SIGTERM. The load generator's oracle is the uninterrupted
 /// run: `--check` requires every finished workout and every zone-change event, each copy
 /// identical to it (repeats allowed).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
 struct FailureTests {
     /// Traffic for about `seconds` real seconds at `rate` records/s, checked at the end (the
     /// check waits up to 240 s for the outputs to match: after a handover, under the whole

@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// about a third of them);
 /// after a SIGKILL of one instance its sessions are still answered by the others, and their
 /// state moves on again once the new owners have restored them.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct GroupLiveViewTests {
     static let members = 24
 

@@ -6,7 +6,7 @@ import ZoneTestSupport
 /// `zonestream reset`: refused while the group has a member; once it is stopped, the group's
 /// input offsets go back to the start and its state is cleared, so the next run processes
 /// everything again from nothing.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct GroupResetTests {
     static func reset(_ bootstrap: String, _ extra: [String] = []) throws -> (status: Int32, output: String) {
         try ZoneStreamProcess.runToExit(

@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// interval of 0, and never after it has stopped. The trim is counted here rather than run:
 /// glibc's `malloc_trim` every few milliseconds would slow every other test in this process,
 /// and what it gives back is measured by `zonestream bench memory` (benchmarks/README.md).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.processSuite, .timeLimit(.minutes(10)))
 struct HeapTrimmerTests {
     final class Calls: Sendable {
         let count = Atomic<Int>(0)

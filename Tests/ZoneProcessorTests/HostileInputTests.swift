@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// The hostile corpus through Kafka: every bad record reaches `zonestream-dlq` with its reason
 /// and offset while the good records around it on the same partition keep flowing; the
 /// live-session cap dead-letters the sessions over it.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct HostileInputTests {
     /// A device clock ten years ahead and a gateway sending microseconds: each such event is
     /// dead-lettered as `out_of_range` (`max_future_ms`), the session ends when it really

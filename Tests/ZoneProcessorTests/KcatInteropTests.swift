@@ -6,7 +6,7 @@ import ZoneTestSupport
 
 /// Three separate processes and a third-party client: `zonestream broker`, `zonestream run`,
 /// and kcat (Debian's) producing hand-written input and consuming the outputs.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct KcatInteropTests {
     static func run(_ arguments: [String], input: String? = nil, seconds: Double = 30) throws -> String {
         let process = Process()

@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// kustomize`, every manifest validated offline against the Kubernetes schemas
 /// (kubernetes-validate, strict: an unknown field fails), and what the docs promise of it
 /// checked on the rendered objects.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.processSuite, .timeLimit(.minutes(10)))
 struct KubernetesManifestsTests {
     static let root = DeploymentFilesTests.root
     static let overlays = ["at-least-once", "exactly-once"]

@@ -6,7 +6,7 @@ import ZoneTestSupport
 
 /// `zonestream loadgen --check` against each test broker and a processor process: every
 /// finished workout equals what the load generator's oracle computed.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
 struct LoadgenCheckTests {
     @Test(arguments: BrokerKind.selected, [1, 5])
     func loadgenCheckPasses(on kind: BrokerKind, series: Int) throws {
@@ -26,7 +26,7 @@ struct LoadgenCheckTests {
 
 /// `loadgen --days`: the same members in a class on each of 30 UTC days, so each person's
 /// summaries roll their 28-day window; the check compares each person's latest summary.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
 struct LoadgenDaysTests {
     @Test func classesSpreadEvenlyOverDays() {
         let schedule = ClassSchedule(classes: 6, days: 3, classSeconds: 300, firstStartMs: 0)

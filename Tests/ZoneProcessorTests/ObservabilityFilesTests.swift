@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// The operator's pack, checked against a real process: every metric the Grafana dashboard
 /// and the alert rules use is exported by a running `zonestream run`; promtool accepts the
 /// rules; systemd accepts the unit (the Kubernetes manifests: KubernetesManifestsTests).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ObservabilityFilesTests {
     static let root = DeploymentFilesTests.root
 

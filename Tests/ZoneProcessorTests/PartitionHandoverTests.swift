@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// A partition that a rebalance gives back to the instance that had it keeps its state: no
 /// drop and no changelog read (it is kept as a standby through the rebalance). Checked by the load generator's oracle through an instance
 /// joining mid-class (an eager rebalance revokes every partition, then hands half back).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
 struct PartitionHandoverTests {
     @Test(arguments: BrokerKind.selected)
     func aPartitionGivenBackKeepsItsState(on kind: BrokerKind) throws {

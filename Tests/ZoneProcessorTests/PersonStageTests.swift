@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// The person stage as a consumer of its own topic: what a hand or another program writes to
 /// the repartition topic is read like any input, a valid record counted, a bad one dead-lettered
 /// with its reason while the partition goes on.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct PersonStageTests {
     static let good =
         #"{"schema":1,"type":"person_workout","person":"pia","session":"pia-1","start_ts":1717200000000,"end_ts":1717200600000,"duration_ms":600000,"points_tenths":125,"calories_kcal":80,"kilojoules_tenths":0}"#

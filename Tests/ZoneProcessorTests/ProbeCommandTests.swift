@@ -6,7 +6,7 @@ import ZoneTestSupport
 /// `zonestream probe`, the health check of the Docker image and Compose: exit 0 when the local
 /// endpoint answers 200 (on /ready, or /health with --live), 1 when it does not answer or is
 /// not ready.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.processSuite, .timeLimit(.minutes(10)))
 struct ProbeCommandTests {
     static func probe(_ arguments: [String]) throws -> (status: Int32, output: String) {
         try ZoneStreamProcess.runToExit(["probe"] + arguments, seconds: 20)

@@ -11,7 +11,7 @@ import ZoneTestSupport
 
 /// The processor's behaviour on the test brokers: dead letters while the partition keeps
 /// flowing, idle timeout on the wall clock, and a rebalance between two instances.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ProcessorBehaviourTests {
     static func event(_ session: String, _ ts: Int64, _ body: String) -> [UInt8] {
         Array("{\"session\":\"\(session)\",\"ts\":\(ts),\(body)}".utf8)

@@ -8,7 +8,7 @@ import ZoneTestSupport
 
 /// The profile table is bounded (`max_profiles`): past the cap a new person's profile is
 /// refused and counted, while updates and deletions of persons it holds still apply.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ProfileTableTests {
     @Test func pastTheCapANewPersonIsRefusedAndAKnownOneStillUpdates() {
         let table = ProfileTable(limit: 2)

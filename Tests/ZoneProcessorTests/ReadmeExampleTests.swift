@@ -6,7 +6,7 @@ import ZoneTestSupport
 /// The README's first example, read from the README itself: its input records are produced
 /// in order through the embedded broker and the processor, and every output the README shows
 /// must come out byte for byte, and nothing else. So the README cannot go stale.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ReadmeExampleTests {
     /// The README's example: inputs (topic, key, value) in order, and outputs by topic.
     struct Example {

@@ -12,7 +12,7 @@ import ZoneTestSupport
 /// A restore outlives a broker that does not answer for a while: the changelog's watermarks
 /// are asked again until the restore's own deadline, instead of stopping the processor after
 /// one 5 s timeout (as a loaded CI machine once showed).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct RestoreRetryTests {
     @Test func aRestoreWaitsOutABrokerThatIsDownForLongerThanOneQuery() throws {
         let broker = try BrokerProcess(partitions: 1)

@@ -5,7 +5,7 @@ import ZoneTestSupport
 
 /// `zonestream state dump --partition N`: what an instance assigned the partition would
 /// restore, one JSON line per live session and per finished id still within retention.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct StateDumpTests {
     @Test(arguments: BrokerKind.selected)
     func aPartitionsRestorableStateIsPrinted(on kind: BrokerKind) throws {

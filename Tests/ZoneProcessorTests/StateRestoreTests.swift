@@ -10,7 +10,7 @@ import ZoneSimulation
 import ZoneTestSupport
 
 /// Session state follows its partition through the changelog topic.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct StateRestoreTests {
     /// Splits each session's records in two halves: before and after the hand-over.
     static func halves(_ records: [(String, [UInt8])]) -> ([(String, [UInt8])], [(String, [UInt8])]) {

@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// A topic layout the processor cannot use is refused at start with exit 78, naming the
 /// topics and their counts, before anything is consumed: a changelog whose partitions differ
 /// from its input's, a missing topic, a table that is not compacted.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct TopicLayoutTests {
     /// A broker with the contract's topics (4 partitions each) and, beside them, a 2-partition
     /// topic and a 4-partition topic that is not compacted.

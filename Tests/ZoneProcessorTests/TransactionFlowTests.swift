@@ -14,7 +14,7 @@ import ZoneTestSupport
 /// librdkafka 2.0.2's mock cluster accepts these calls but writes no transaction markers and
 /// keeps no transactional offset commits, so "no duplicate downstream" cannot be shown here;
 /// this proves the flow our exactly-once mode drives, not the broker's side of it.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct TransactionFlowTests {
     static func producer(_ bootstrap: String, id: String) throws -> KafkaProducer {
         try KafkaProducer(

@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// the processor is never a session's silence, and only a partition's current owner ends its
 /// sessions. The load generator's oracle has no idle timeout in it (every session ends with
 /// `session_end`), so a session ended for idleness fails the check, and so does a dropped event.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
 struct IdleRuleFailureTests {
     /// One instance with a 3 s idle timeout is stopped mid-class for over three timeouts while
     /// the class goes on sending; the instance started again applies the waiting events to the

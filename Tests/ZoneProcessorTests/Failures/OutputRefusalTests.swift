@@ -11,7 +11,7 @@ import ZoneTestSupport
 /// Outputs the broker refuses, injected through the mock cluster's error stacks
 /// (`rd_kafka_mock_broker_push_request_error_rtts`): the output topic under test is led by
 /// broker 2 and every other topic by broker 1, so only that topic's Produce requests fail.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct OutputRefusalTests {
     static let topics = Topics().all
     static let produceAPI = 0

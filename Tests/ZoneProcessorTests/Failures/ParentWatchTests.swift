@@ -6,7 +6,7 @@ import ZoneTestSupport
 /// A `zonestream broker` and a `zonestream run` started by a parent that is then killed with
 /// SIGKILL (as a test's time limit or a stopped benchmark would): both stop by themselves, the
 /// processor through its graceful shutdown. Before ``ParentWatch`` they ran on as orphans.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ParentWatchTests {
     /// A shell that starts both children with itself as their parent, prints their PIDs, and
     /// then waits (as `sleep`, keeping its PID) to be killed.

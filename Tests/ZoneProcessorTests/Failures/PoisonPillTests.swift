@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// Records built to stop a processor, through a two-instance group on the embedded broker:
 /// none may. Every record ends applied or dead-lettered, other sessions keep flowing, no
 /// instance exits, and the largest finished workout the contract's limits allow is measured.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct PoisonPillTests {
     static let start = 1_717_300_000_000
 

@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// A stop fits its budget (`shutdown_timeout_s`) even when the broker is gone: killed at the
 /// moment of SIGTERM or before it, the instance exits within the budget with what it could not
 /// deliver logged; a second signal exits at once.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ShutdownBudgetTests {
     static let budgetSeconds = 5.0
 

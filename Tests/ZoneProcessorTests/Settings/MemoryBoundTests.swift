@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// allowed (64 workers, batches of 100,000, 64 embedded partitions per topic, 10 million live
 /// sessions allowed, 100,000 board tiles, 10,000 board streams, a 60 s reorder window), a
 /// gym's traffic keeps the process's peak RSS under the bound stated in docs/explanation/guarantees.md.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.heavy), .serialized, .timeLimit(.minutes(10)))
 struct MemoryBoundTests {
     static let boundKilobytes = 512 * 1024
 

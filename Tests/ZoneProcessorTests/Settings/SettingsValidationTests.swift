@@ -7,7 +7,7 @@ import ZoneTestSupport
 /// `zonestream run` refuses a bad setting before anything starts, with a message naming the
 /// key, the value, where it came from and what is allowed; an empty settings file means
 /// "all defaults" and overrides still apply; `--print-config` tells where each value came from.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.processSuite, .timeLimit(.minutes(10)))
 struct SettingsValidationTests {
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
         status: Int32, output: String
