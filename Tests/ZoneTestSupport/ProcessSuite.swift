@@ -9,7 +9,7 @@ public import Testing
 /// which has one thread per core, two such tests on a two-core machine held every thread, so
 /// the whole run went two tests at a time, the quick ones queued behind the slow. Here each
 /// job of the suite's tasks runs on a thread of its own, and a gate of
-/// `ZONESTREAM_TEST_PROCESS_SUITES` places (default ``defaultWidth``) bounds how many such
+/// `ZONESTREAM_TEST_PROCESS_SUITES` places (default ``defaultWidth``, two per core) bounds how many such
 /// suites run at once, so their processes do not starve each other of CPU. The gate is taken
 /// around the whole suite, outside its tests' time limits: waiting for a place never counts
 /// against a test.
@@ -29,9 +29,10 @@ public struct ProcessSuite: SuiteTrait, TestScoping {
         var goesFirst: Bool { self != .short }
     }
 
-    /// Places when the environment does not say: the processes of one suite keep about one
-    /// core busy, and the rest of their time is waiting.
-    public static let defaultWidth = 4
+    /// Places when the environment does not say: two per core. Most of a suite's time is
+    /// waiting on its processes; at two per core, a 2-core machine's cores were about 80% busy
+    /// through the run.
+    public static var defaultWidth: Int { 2 * ProcessInfo.processInfo.activeProcessorCount }
 
     public let kind: Kind
 
@@ -60,7 +61,7 @@ public struct ProcessSuite: SuiteTrait, TestScoping {
     /// missing or not a number of at least two (a heavy suite takes two places).
     static func width(from environment: [String: String]) -> Int {
         guard let text = environment["ZONESTREAM_TEST_PROCESS_SUITES"], let width = Int(text), width >= 2 else {
-            return defaultWidth
+            return max(2, defaultWidth)
         }
         return width
     }
