@@ -72,6 +72,7 @@ extension ClassDayLog {
             }
             workouts.append(workout)
         }
+        totals = ClassDayTotals(workouts)
         guard reader.isAtEnd else { throw SnapshotError("\(bytes.count - reader.position) bytes after the class day") }
     }
 }

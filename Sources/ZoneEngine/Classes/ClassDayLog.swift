@@ -11,6 +11,8 @@ public struct ClassDayLog: Sendable, Equatable {
     public internal(set) var day: Int64?
     /// The day's counted workouts, in arrival order.
     public internal(set) var workouts: [ClassWorkout] = []
+    /// The figures of `workouts`, for the next summary.
+    var totals = ClassDayTotals()
 
     public init(sessionClass: String) {
         self.sessionClass = sessionClass
@@ -30,11 +32,15 @@ public struct ClassDayLog: Sendable, Equatable {
         if day != workoutDay {
             day = workoutDay
             workouts = []
+            totals = ClassDayTotals()
         }
         guard !workouts.contains(where: { $0.isSameWorkout(as: workout) }), workouts.count < Self.maximumWorkouts
         else { return nil }
         workouts.append(workout)
-        return ClassSummary(sessionClass: sessionClass, day: workoutDay, workouts: workouts, last: workout.session)
+        totals.add(workout)
+        return ClassSummary(
+            sessionClass: sessionClass, day: workoutDay, workouts: workouts.count, totals: totals, last: workout.session
+        )
     }
 
     /// Whether the class's day ended two days or more before `now` (local days): no workout of

@@ -24,30 +24,20 @@ public struct ClassSummary: Sendable, Equatable {
     /// The most rows the leaderboard shows.
     public static let leaderboardSize = 10
 
-    init(sessionClass: String, day: Int64, workouts: [ClassWorkout], last: String) {
+    init(sessionClass: String, day: Int64, workouts: Int, totals: ClassDayTotals, last: String) {
         self.sessionClass = sessionClass
         self.day = day
         lastSession = last
-        self.workouts = workouts.count
-        asOfTimestamp = workouts.map(\.endTimestamp).max() ?? 0
-        people = Set(workouts.compactMap(\.person)).count
-        durationMs = workouts.reduce(0) { $0 + $1.durationMs }
-        pointsTenths = workouts.reduce(0) { $0 + ($1.pointsTenths ?? 0) }
-        caloriesKcal = workouts.reduce(0) { $0 + ($1.caloriesKcal ?? 0) }
-        kilojoulesTenths = workouts.reduce(0) { $0 + ($1.kilojoulesTenths ?? 0) }
-        intensityMs = (0..<6).map { band in workouts.reduce(0) { $0 + $1.intensityMs[band] } }
-        var compliance = PerQuantity<ClassWorkout.ComplianceCounts?>(repeating: nil)
-        for workout in workouts {
-            for quantity in Quantity.allCases {
-                guard let counts = workout.compliance?[quantity] else { continue }
-                var sum = compliance[quantity] ?? ClassWorkout.ComplianceCounts(inMs: 0, countedMs: 0)
-                sum.inMs += counts.inMs
-                sum.countedMs += counts.countedMs
-                compliance[quantity] = sum
-            }
-        }
-        self.compliance = compliance
-        leaderboard = Array(workouts.sorted(by: Self.ranksAbove).prefix(Self.leaderboardSize))
+        self.workouts = workouts
+        asOfTimestamp = totals.asOfTimestamp ?? 0
+        people = totals.people.count
+        durationMs = totals.durationMs
+        pointsTenths = totals.pointsTenths
+        caloriesKcal = totals.caloriesKcal
+        kilojoulesTenths = totals.kilojoulesTenths
+        intensityMs = totals.intensityMs
+        compliance = totals.compliance
+        leaderboard = totals.leaderboard
     }
 
     /// The leaderboard's order: points from the highest (none counts as 0), then calories
@@ -57,7 +47,7 @@ public struct ClassSummary: Sendable, Equatable {
         if leftPoints != rightPoints { return leftPoints > rightPoints }
         let (leftCalories, rightCalories) = (lhs.caloriesKcal ?? 0, rhs.caloriesKcal ?? 0)
         if leftCalories != rightCalories { return leftCalories > rightCalories }
-        if lhs.session != rhs.session { return Array(lhs.session.utf8).lexicographicallyPrecedes(rhs.session.utf8) }
+        if lhs.session != rhs.session { return lhs.session.utf8.lexicographicallyPrecedes(rhs.session.utf8) }
         return lhs.startTimestamp < rhs.startTimestamp
     }
 
