@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// Load generator traffic through two instances; one is SIGKILLed in the middle of a
 /// transaction and started again. The load generator's oracle then reads `zone-changes` and
 /// `workouts-finished` with `read_committed` to the end of every partition.
-@Suite(.processSuite(.long), .serialized, .timeLimit(.minutes(10)))
+@Suite(.processSuite(.heavy), .serialized, .timeLimit(.minutes(10)))
 struct ExactlyOnceTests {
     enum Guarantee: String, CaseIterable, CustomStringConvertible {
         case exactlyOnce = "exactly_once"

@@ -22,7 +22,9 @@ public struct ProcessSuite: SuiteTrait, TestScoping {
         /// run does not end with one long suite alone on the machine.
         case long
         /// Processes that keep the machine busy (dozens of workers, thousands of
-        /// connections): two places, let in before the others waiting.
+        /// connections) or a broker that must answer on time (noida-db keeps a group member
+        /// whose join timed out, and the group then waits for it): two places, let in before
+        /// the others waiting.
         case heavy
 
         var places: Int { self == .heavy ? 2 : 1 }
