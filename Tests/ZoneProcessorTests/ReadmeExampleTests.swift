@@ -62,7 +62,12 @@ struct ReadmeExampleTests {
         let broker = try TestBroker(.mock, partitions: 8)
         defer { broker.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
-        let running = try RunningProcessor(configuration: .forTest(bootstrap: broker.bootstrapServers))
+        var configuration = ProcessorConfiguration.forTest(bootstrap: broker.bootstrapServers)
+        // The join waits for the profile reader as long as it takes here: with the default
+        // 2 s, a machine busy with other suites had not read the 50,000 profiles in time, and
+        // the session rightly started without its profile.
+        configuration.joinWaitMs = 60_000
+        let running = try RunningProcessor(configuration: configuration)
         let topics = example.outputs.keys.sorted()
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: topics)
         defer { collector.stop() }
