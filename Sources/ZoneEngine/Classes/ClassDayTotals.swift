@@ -1,7 +1,7 @@
 /// A class day's running figures: what its next summary reports, kept up to date as each
-/// workout is counted, so that a summary costs the same however many workouts the day has.
-/// Summing and sorting every counted workout again for each new one made a class of 1,000
-/// workouts cost a million sums and a thousand sorts of up to 1,000 rows.
+/// workout is counted, so that a summary costs the same however many workouts the day has
+/// (summing and sorting the day's workouts for each new one would cost a class of 1,000
+/// workouts a million sums and a thousand sorts of up to 1,000 rows).
 struct ClassDayTotals: Sendable, Equatable {
     private(set) var asOfTimestamp: Int64?
     private(set) var people: Set<String> = []

@@ -41,8 +41,9 @@ struct MemoryBoundTests {
         let loadgen = try ZoneStreamProcess([
             "loadgen", "--bootstrap-servers", bootstrap, "--members", "1000", "--session-seconds", "120", "--rate",
             "30000",
-            // With these settings (a 60 s reorder window, 64 workers on two cores) the class
-            // summaries settled about two minutes after the last record on a slow machine.
+            // With these settings (a 60 s reorder window, 64 workers on two cores) the outputs
+            // settled about a minute after the last record on a slow machine, more beside other
+            // suites.
             "--prefix", "memory", "--check", "--check-timeout-s", "240", "--profile-settle-ms", "300",
         ])
         #expect(loadgen.waitForExit(seconds: 300), "loadgen finished")
