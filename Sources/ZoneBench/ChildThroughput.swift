@@ -72,6 +72,11 @@ enum ChildThroughput {
             count = recordsIn(port: port) ?? count
             window.note(count: count)
         }
+        guard window.isMeasured else {
+            throw BenchError(
+                "bench: \(run.executable.path) took the middle eight tenths of \(records) records between two reads of its count (\(pollInterval) s apart): too few records to measure its rate; give it more"
+            )
+        }
         let cost = window.cost()
         child.signal(SIGTERM)
         return cost

@@ -45,6 +45,13 @@ struct RateWindow {
         }
     }
 
+    /// Whether the window holds a measurement: it opened and closed at two reads of the count
+    /// rather than at one (a client that took every record of the window between two reads).
+    var isMeasured: Bool {
+        guard let opening, let closing else { return false }
+        return closing.count > opening.count && closing.date > opening.date
+    }
+
     /// The rate over the window and the CPU its records took (up to now, if the client never
     /// reached nine tenths).
     func cost() -> ClientCost {

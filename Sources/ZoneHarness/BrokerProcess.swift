@@ -12,10 +12,22 @@ public final class BrokerProcess: @unchecked Sendable {
     /// The broker process's id (for the benchmark to read its CPU).
     public var pid: Int32 { process.processIdentifier }
 
-    /// The built `zonestream` executable beside the running test bundle.
+    /// The `zonestream` executable that children run: the one ``executableVariable`` names
+    /// when it is set, else the one beside this process (the test bundle's own build, or
+    /// `zonestream` itself for its benchmark).
     public static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("zonestream")
+        if let path = ProcessInfo.processInfo.environment[executableVariable], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "zonestream")
     }
+
+    /// The environment variable naming another `zonestream` for the children: the test command
+    /// sets it to the release build it packages, so the tests' processes run what ships, at
+    /// its speed, rather than the debug build. Outside the `ZONESTREAM_` names, which are all
+    /// settings (children inherit it).
+    public static let executableVariable = "ZS_CHILD_EXECUTABLE"
 
     /// - Parameter executable: the `zonestream` binary (default: the one beside the test bundle).
     public init(partitions: Int = 4, extraArguments: [String] = [], executable: URL = BrokerProcess.executable) throws {

@@ -129,7 +129,7 @@ struct FailureTests {
         let first = try Self.assignedProcessor(bootstrap: bootstrap, group: "sigterm")
         let collector = try OutputCollector(bootstrap: bootstrap, topics: ["zone-changes"])
         defer { collector.stop() }
-        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "term", members: 300, rate: 6000)
+        let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "term", members: 120, rate: 4000)
         Self.waitForFlow(collector, zoneChanges: 1000)
         // Under load: stop while the backlog is being worked through.
         let started = Date()
