@@ -25,5 +25,5 @@ swift build --build-tests --explicit-target-dependency-import-check error
 bash scripts/package.sh
 wait "$peers_pid" || { cat "$peers_log" >&2; echo "test: a peer's environment could not be made" >&2; exit 1; }
 # The processes the tests start (processor, broker, load generator) run the packaged release
-# build: what ships, and several times faster than the debug build on the same traffic.
+# build: what ships, at its speed rather than the debug build's.
 ZS_CHILD_EXECUTABLE="$PWD/.build-release/release/zonestream" swift test --skip-build "$@"

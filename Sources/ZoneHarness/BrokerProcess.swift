@@ -29,7 +29,7 @@ public final class BrokerProcess: @unchecked Sendable {
     /// settings (children inherit it).
     public static let executableVariable = "ZS_CHILD_EXECUTABLE"
 
-    /// - Parameter executable: the `zonestream` binary (default: the one beside the test bundle).
+    /// - Parameter executable: the `zonestream` binary (default: ``executable``).
     public init(partitions: Int = 4, extraArguments: [String] = [], executable: URL = BrokerProcess.executable) throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("zs-broker-\(UUID().uuidString)")
         process.executableURL = executable
