@@ -131,7 +131,7 @@ struct FailureTests {
         defer { collector.stop() }
         let loadgen = try Self.loadgen(bootstrap: bootstrap, prefix: "term", members: 120, rate: 4000)
         Self.waitForFlow(collector, zoneChanges: 1000)
-        // Under load: stop while the backlog is being worked through.
+        // Under load: stop while the load generator is still sending and records are in flight.
         let started = Date()
         #expect(first.signal(SIGTERM, waitSeconds: 15), "exits within 15 s of SIGTERM")
         let stopSeconds = Date().timeIntervalSince(started)
