@@ -5,27 +5,33 @@
 /// ``removeAll()`` it keeps its capacity, so the per-sample path allocates nothing once the
 /// buffer has grown to a record's outputs. One array per kind of output rather than one of an
 /// enum: the frequent zone change is read in place, where an enum's payload would be copied
-/// out (with its strings retained) each time it is read. Each array keeps its outputs in the
-/// order they were produced; outputs of different kinds go to different topics, so there is no
-/// order between them. The engine never calls out to its caller.
+/// out each time it is read. The live outputs (zone and target changes) are plain values: whose
+/// they are is kept once per session in ``sessions`` and each output holds its place there,
+/// so that appending, reading and removing an output retains and releases nothing, and a
+/// sample with a zone and a target change retains its session's identity once. Each array keeps its outputs in the order they were
+/// produced; outputs of different kinds go to different topics, so there is no order between
+/// them. The engine never calls out to its caller.
 public struct EngineOutputs: Sendable {
-    /// A zone changed in `session`, with the session's person and zones for the quantity
-    /// (its parts rather than the session, which is far larger).
-    public struct ZoneChangeOutput: Sendable, Equatable {
+    /// A zone changed in a session, with the session's zones for the quantity; its session is
+    /// ``EngineOutputs/session(of:)-(ZoneChangeOutput)``.
+    public struct ZoneChangeOutput: Sendable {
         public let change: ZoneChange
-        public let session: String
-        public let person: String?
         public let configuration: ZoneConfiguration
+        /// The session's place in ``EngineOutputs/sessions``.
+        let sessionIndex: Int32
     }
 
-    /// A session's target state for a quantity changed (its plan's live target).
-    public struct TargetChangeOutput: Sendable, Equatable {
+    /// A session's target state for a quantity changed (its plan's live target); its session
+    /// is ``EngineOutputs/session(of:)-(TargetChangeOutput)``.
+    public struct TargetChangeOutput: Sendable {
         public let change: TargetChange
-        public let session: String
-        public let person: String?
-        public let sessionClass: String?
+        /// The session's place in ``EngineOutputs/sessions``.
+        let sessionIndex: Int32
     }
 
+    /// The sessions the live outputs belong to, each once in a row of outputs of the same
+    /// session.
+    public private(set) var sessions: [SessionIdentity] = []
     public private(set) var zoneChanges: [ZoneChangeOutput] = []
     public private(set) var targetChanges: [TargetChangeOutput] = []
     /// Sessions that finished.
@@ -40,8 +46,17 @@ public struct EngineOutputs: Sendable {
         zoneChanges.isEmpty && targetChanges.isEmpty && finished.isEmpty && rejections.isEmpty
     }
 
+    /// The session `output` belongs to.
+    @inline(__always)
+    public func session(of output: ZoneChangeOutput) -> SessionIdentity { sessions[Int(output.sessionIndex)] }
+
+    /// The session `output` belongs to.
+    @inline(__always)
+    public func session(of output: TargetChangeOutput) -> SessionIdentity { sessions[Int(output.sessionIndex)] }
+
     /// Empties the buffer, keeping its capacity.
     public mutating func removeAll() {
+        Self.empty(&sessions)
         Self.empty(&zoneChanges)
         Self.empty(&targetChanges)
         Self.empty(&finished)
@@ -56,16 +71,22 @@ public struct EngineOutputs: Sendable {
         while !array.isEmpty { array.removeLast() }
     }
 
-    mutating func zoneChanged(
-        _ change: ZoneChange, session: String, person: String?, configuration: ZoneConfiguration
-    ) {
-        zoneChanges.append(
-            ZoneChangeOutput(change: change, session: session, person: person, configuration: configuration))
+    /// The place in ``sessions`` of `identity`: the last one when it is the same object, else
+    /// a new one.
+    @inline(__always)
+    mutating func sessionIndex(of identity: SessionIdentity) -> Int32 {
+        let count = sessions.count
+        if count > 0 && sessions[count - 1] === identity { return Int32(truncatingIfNeeded: count - 1) }
+        sessions.append(identity)
+        return Int32(truncatingIfNeeded: count)
     }
 
-    mutating func targetChanged(_ change: TargetChange, session: String, person: String?, sessionClass: String?) {
-        targetChanges.append(
-            TargetChangeOutput(change: change, session: session, person: person, sessionClass: sessionClass))
+    mutating func zoneChanged(_ change: ZoneChange, configuration: ZoneConfiguration, sessionIndex: Int32) {
+        zoneChanges.append(ZoneChangeOutput(change: change, configuration: configuration, sessionIndex: sessionIndex))
+    }
+
+    mutating func targetChanged(_ change: TargetChange, sessionIndex: Int32) {
+        targetChanges.append(TargetChangeOutput(change: change, sessionIndex: sessionIndex))
     }
 
     mutating func finished(_ summary: WorkoutSummary) { finished.append(summary) }

@@ -62,13 +62,14 @@ extension SessionStore {
         if changes.contains(.zone), let configuration = live[slot].configuration(for: quantity),
             let change = live[slot].publishedZoneChange(quantity, at: timestamp)
         {
-            outputs.zoneChanged(change, session: live[slot].id, person: live[slot].person, configuration: configuration)
+            let session = outputs.sessionIndex(of: live[slot].identity)
+            outputs.zoneChanged(change, configuration: configuration, sessionIndex: session)
         }
         if changes.contains(.target),
             let target = live[slot].publishedTargetChange(quantity, at: timestamp, value: value)
         {
-            outputs.targetChanged(
-                target, session: live[slot].id, person: live[slot].person, sessionClass: live[slot].sessionClass)
+            let session = outputs.sessionIndex(of: live[slot].identity)
+            outputs.targetChanged(target, sessionIndex: session)
         }
     }
 }

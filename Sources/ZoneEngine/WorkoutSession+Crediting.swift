@@ -35,7 +35,7 @@ extension WorkoutSession {
             track.creditNormalized(zone: normalization.zoneIndex(of: track.lastValue), length)
         }
         let zone = track.lastZone
-        if track.target != nil {
+        if track.target?.creditsNothing(to: end) == false {
             track.target?.credit(
                 value: track.lastValue, zone: zone, zoneCount: track.configuration?.zoneCount ?? 0, from: start,
                 to: end, coveredBefore: track.coveredMs &- length)

@@ -4,12 +4,20 @@
 /// store it where it can be mutated in place (a dictionary's subscript does).
 /// Applying a sample allocates nothing and hashes no strings.
 public struct WorkoutSession: Sendable {
-    public let id: String
-    public internal(set) var person: String?
+    /// The session's id, person and class, in the one object its live outputs share.
+    public internal(set) var identity: SessionIdentity
+    public var id: String { identity.session }
+    public internal(set) var person: String? {
+        get { identity.person }
+        set { identity = SessionIdentity(session: id, person: newValue, sessionClass: sessionClass) }
+    }
     /// The session's activity; `other` counts as unset.
     public internal(set) var activity: String
     /// The class or studio slot the workout belongs to, from `session_start`.
-    public internal(set) var sessionClass: String?
+    public internal(set) var sessionClass: String? {
+        get { identity.sessionClass }
+        set { identity = SessionIdentity(session: id, person: person, sessionClass: newValue) }
+    }
     public let startTimestamp: Int64
     /// The plan the session follows, chosen when it started; nil without one.
     public internal(set) var plan: WorkoutPlan?
@@ -40,10 +48,8 @@ public struct WorkoutSession: Sendable {
         profile: PersonProfile?, wallMs: Int64 = 0, plan: WorkoutPlan? = nil
     ) {
         self.plan = plan
-        self.id = id
-        self.person = person
+        self.identity = SessionIdentity(session: id, person: person, sessionClass: sessionClass)
         self.activity = activity ?? Self.defaultActivity
-        self.sessionClass = sessionClass
         self.startTimestamp = startTimestamp
         self.counters = SessionCounters(latestTimestamp: startTimestamp)
         self.lastAppliedWallMs = wallMs

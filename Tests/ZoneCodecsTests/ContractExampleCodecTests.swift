@@ -58,13 +58,15 @@ import ZoneTestSupport
         var classRepartition = ClassWorkoutCodec()
         var classWriter = ClassSummaryWriter()
         for output in outputs.zoneChanges {
+            let identity = outputs.session(of: output)
             let bytes = OutputEncoder.zoneChange(
-                output.change, session: output.session, person: output.person, configuration: output.configuration)
+                output.change, session: identity.session, person: identity.person, configuration: output.configuration)
             zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
         }
         for output in outputs.targetChanges {
+            let identity = outputs.session(of: output)
             let bytes = targetWriter.write(
-                output.change, session: output.session, person: output.person, sessionClass: output.sessionClass)
+                output.change, session: identity.session, person: identity.person, sessionClass: identity.sessionClass)
             targetChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
         }
         for summary in outputs.finished {

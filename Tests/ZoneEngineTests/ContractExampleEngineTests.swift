@@ -47,8 +47,9 @@ import ZoneTestSupport
 
         #expect(outputs.zoneChanges.count == example.expectedZoneChanges.count)
         for (actual, expected) in zip(outputs.zoneChanges, example.expectedZoneChanges) {
+            let identity = outputs.session(of: actual)
             let diff = ExpectationComparison.differences(
-                actual.change, session: actual.session, person: actual.person, configuration: actual.configuration,
+                actual.change, session: identity.session, person: identity.person, configuration: actual.configuration,
                 expected: expected)
             #expect(diff.isEmpty, "\(name) zone change \(expected["event_id"] ?? ""): \(diff)")
         }

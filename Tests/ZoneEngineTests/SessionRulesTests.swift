@@ -196,6 +196,32 @@ import ZoneTestSupport
         #expect(h.live == nil)
     }
 
+    /// Outputs name their session through the buffer's shared identities: several sessions'
+    /// outputs in one buffer (an idle sweep releasing held samples) each name their own, and a
+    /// person a later `session_start` sets is on the outputs after it, not on those before.
+    @Test func eachOutputNamesItsOwnSessionAndThePersonOfItsTime() {
+        var h = EngineHarness(settings: EngineSettings(idleTimeoutMs: 1000, reorderWindowMs: 5000))
+        for session in ["a", "b"] {
+            h.send(.sessionStart(SessionStartRequest()), at: 0, session: session)
+            h.send(.sample(.heartRate, value: 100, person: nil), at: 1, session: session)
+        }
+        h.send(.sample(.heartRate, value: 170, person: nil), at: 2, session: "a")
+        h.wallMs = 1000
+        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        #expect(h.outputs.finished.map(\.session).sorted() == ["a", "b"])
+        let named = h.outputs.zoneChanges.map { (h.outputs.session(of: $0).session, $0.change.currentZone) }
+        #expect(named.map(\.0) == ["a", "a", "b"])
+        #expect(named.map(\.1) == [1, 4, 1])
+
+        var later = EngineHarness()
+        later.start()
+        later.hr(100, at: 1)
+        later.send(.sessionStart(SessionStartRequest(person: "p")), at: 2)
+        later.hr(170, at: 3)
+        let people = later.outputs.zoneChanges.map { later.outputs.session(of: $0).person }
+        #expect(people == [nil, "p"])
+    }
+
     @Test func lateSamplesDoNotKeepASessionAlive() {
         var h = EngineHarness(settings: EngineSettings(idleTimeoutMs: 1000))
         h.hr(100, at: 5)

@@ -18,6 +18,7 @@ extension TargetTrack {
     /// read with ``publishedChange(_:of:at:value:)``. A flag rather than the change itself:
     /// returning the change through every sample's path cost more than building it on the
     /// rare sample that publishes one.
+    @inline(__always)
     mutating func observe(value: Double, at timestamp: Int64, dwellMs: Int64, covered: Int64) -> Bool {
         let index = cachedStep
         guard let status = cachedTarget.status(of: value) else {
@@ -32,16 +33,20 @@ extension TargetTrack {
             }
             (runOpen, runFrom) = (true, covered)
         }
-        defer { updateSteadyRange() }
         guard index != publishedStep || status != publishedStatus, timestamp &- candidateSince >= dwellMs
-        else { return false }
+        else {
+            updateSteadyRange()
+            return false
+        }
         (previousStep, previousStatus) = (publishedStep, publishedStatus)
         (publishedStep, publishedStatus) = (index, status)
+        updateSteadyRange()
         return true
     }
 
     /// The values a sample keeps the state with: those of the candidate's status once it is
     /// published (while it waits out its dwell, every sample checks the dwell), none otherwise.
+    @inline(__always)
     private mutating func updateSteadyRange() {
         guard runOpen, candidateStep == publishedStep, candidateStatus == publishedStatus else {
             (steadyLow, steadyHigh) = (.infinity, -.infinity)

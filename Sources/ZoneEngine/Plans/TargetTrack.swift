@@ -172,25 +172,22 @@ struct TargetTrack: Sendable {
         (runningIn, runningBelow, runningAbove) = (0, 0, 0)
     }
 
-    /// Credits the covered interval [from, to) of a value (in zone `zone`, 0-based, -1 without
-    /// zones) to each step it overlaps that has a target for the quantity, split at step bounds.
-    /// `coveredBefore` is the track's covered milliseconds before the interval. An interval
-    /// inside the open run's step is the run's already, and one inside a span without a status
-    /// counts for nothing: nothing to do. (The interval starts at the latest sample, which the
-    /// cached span holds.)
+    /// Whether the covered interval ending at `to` needs no crediting: it is inside the open
+    /// run's step, or inside a span without a status (a steady state, a range to keep it with,
+    /// is one or the other). The interval starts at the latest sample, which the cached span
+    /// holds. Checked before ``credit(value:zone:zoneCount:from:to:coveredBefore:)`` is called,
+    /// so that an interval needing nothing does not gather the call's arguments first.
     @inline(__always)
-    mutating func credit(value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64, coveredBefore: Int64) {
-        // A steady state (a range to keep it with) is an open run or a span without a status.
-        if to <= cachedEnd && steadyLow <= steadyHigh { return }
-        creditOutsideRun(
-            value: value, zone: zone, zoneCount: zoneCount, from: from, to: to, coveredBefore: coveredBefore)
-    }
+    func creditsNothing(to: Int64) -> Bool { to <= cachedEnd && steadyLow <= steadyHigh }
 
-    /// An interval that leaves the open run's step, or with no run open: the run (which holds
-    /// the interval's start, the latest sample's time) is settled up to its step's end, and
-    /// the rest is credited step by step.
+    /// Credits the covered interval [from, to) of a value (in zone `zone`, 0-based, -1 without
+    /// zones) to each step it overlaps that has a target for the quantity, split at step bounds,
+    /// when ``creditsNothing(to:)`` is false: an interval that leaves the open run's step, or
+    /// with no run open. The run (which holds the interval's start, the latest sample's time)
+    /// is settled up to its step's end, and the rest is credited step by step.
+    /// `coveredBefore` is the track's covered milliseconds before the interval.
     @inline(never)
-    private mutating func creditOutsideRun(
+    mutating func credit(
         value: Double, zone: Int, zoneCount: Int, from: Int64, to: Int64, coveredBefore: Int64
     ) {
         if to <= cachedEnd && (runOpen || !cachedTarget.hasStatus) { return }
@@ -204,6 +201,7 @@ struct TargetTrack: Sendable {
 
     /// Settles the open run, which covered up to `covered`, into its step's counts; until
     /// another opens, no sample keeps the state.
+    @inline(__always)
     mutating func settleRun(covered: Int64) {
         add(covered - runFrom, step: candidateStep, status: candidateStatus)
         runOpen = false

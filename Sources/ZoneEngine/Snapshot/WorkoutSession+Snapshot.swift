@@ -65,10 +65,11 @@ extension WorkoutSession {
         guard (1...Self.snapshotVersion).contains(version) else {
             throw SnapshotError("snapshot version \(version) is not 1 to \(Self.snapshotVersion)")
         }
-        id = try reader.readString()
-        person = try reader.readOptionalString()
+        let id = try reader.readString()
+        let person = try reader.readOptionalString()
         activity = try reader.readString()
-        sessionClass = version >= 2 ? try reader.readOptionalString() : nil
+        let sessionClass = version >= 2 ? try reader.readOptionalString() : nil
+        identity = SessionIdentity(session: id, person: person, sessionClass: sessionClass)
         startTimestamp = try reader.readBounded()
         lastAppliedWallMs = try reader.readBounded()
         counters = SessionCounters(latestTimestamp: try reader.readBounded())

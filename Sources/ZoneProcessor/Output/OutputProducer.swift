@@ -62,18 +62,22 @@ struct OutputProducer {
     /// Produces everything `outputs` holds, the outputs of `input`.
     mutating func produce(_ outputs: EngineOutputs, of input: InputRecord) {
         for output in outputs.zoneChanges {
+            let identity = outputs.session(of: output)
             zoneChangeWriter.encode(
-                output.change, session: output.session, person: output.person, configuration: output.configuration)
+                output.change, session: identity.session, person: identity.person,
+                configuration: output.configuration)
             let writer = zoneChangeWriter
-            produce(to: zoneChangesTopic, key: output.session, session: output.session, input: input) {
+            produce(to: zoneChangesTopic, key: identity.session, session: identity.session, input: input) {
                 writer.withBytes($0)
             }
         }
         for output in outputs.targetChanges {
+            let identity = outputs.session(of: output)
             targetChangeWriter.encode(
-                output.change, session: output.session, person: output.person, sessionClass: output.sessionClass)
+                output.change, session: identity.session, person: identity.person,
+                sessionClass: identity.sessionClass)
             let writer = targetChangeWriter
-            produce(to: targetChangesTopic, key: output.session, session: output.session, input: input) {
+            produce(to: targetChangesTopic, key: identity.session, session: identity.session, input: input) {
                 writer.withBytes($0)
             }
         }

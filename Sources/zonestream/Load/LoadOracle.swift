@@ -44,9 +44,10 @@ struct LoadOracle {
         var writer = ZoneChangeWriter()
         var expected: [String: Any] = [:]
         for output in outputs.zoneChanges {
+            let identity = outputs.session(of: output)
             let bytes = Data(
                 writer.write(
-                    output.change, session: output.session, person: output.person,
+                    output.change, session: identity.session, person: identity.person,
                     configuration: output.configuration))
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
                 let id = object["event_id"] as? String
@@ -61,9 +62,11 @@ struct LoadOracle {
         var writer = TargetChangeWriter()
         var expected: [String: Any] = [:]
         for output in outputs.targetChanges {
+            let identity = outputs.session(of: output)
             let bytes = Data(
                 writer.write(
-                    output.change, session: output.session, person: output.person, sessionClass: output.sessionClass))
+                    output.change, session: identity.session, person: identity.person,
+                    sessionClass: identity.sessionClass))
             guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
                 let id = object["event_id"] as? String
             else { continue }

@@ -92,14 +92,17 @@ func encoderReads(_ outputs: EngineOutputs) -> Int {
     var sum = 0
     for output in outputs.zoneChanges {
         let change = output.change
-        sum &+= output.session.utf8.count &+ (output.person?.utf8.count ?? 0) &+ Int(change.timestamp)
+        let session = outputs.session(of: output)
+        sum &+= session.session.utf8.count &+ (session.person?.utf8.count ?? 0) &+ Int(change.timestamp)
         sum &+= change.currentZone &+ (change.previousZone ?? 0)
         for zone in 0..<output.configuration.zoneCount { sum &+= Int(change.durations[zone]) }
         sum &+= (output.configuration.source == .system ? 1 : 0) &+ Int(output.configuration.lowerBound(ofZone: 1) ?? 0)
     }
     for output in outputs.targetChanges {
         let change = output.change
-        sum &+= output.session.utf8.count &+ (output.person?.utf8.count ?? 0) &+ (output.sessionClass?.utf8.count ?? 0)
+        let session = outputs.session(of: output)
+        sum &+=
+            session.session.utf8.count &+ (session.person?.utf8.count ?? 0) &+ (session.sessionClass?.utf8.count ?? 0)
         sum &+= Int(change.timestamp) &+ change.state.step &+ (change.previous?.step ?? 0)
         sum &+= Int(change.stepStart) &+ Int(change.stepEnd) &+ (change.target == nil ? 0 : 1)
     }
