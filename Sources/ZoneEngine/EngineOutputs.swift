@@ -5,19 +5,20 @@
 /// ``removeAll()`` it keeps its capacity, so the per-sample path allocates nothing once the
 /// buffer has grown to a record's outputs. One array per kind of output rather than one of an
 /// enum: the frequent zone change is read in place, where an enum's payload would be copied
-/// out each time it is read. The live outputs (zone and target changes) are plain values: whose
-/// they are is kept once per session in ``sessions`` and each output holds its place there,
-/// so that appending, reading and removing an output retains and releases nothing, and a
-/// sample with a zone and a target change retains its session's identity once. Each array keeps its outputs in the order they were
-/// produced; outputs of different kinds go to different topics, so there is no order between
-/// them. The engine never calls out to its caller.
+/// out each time it is read. The live outputs (zone and target changes) are plain values, so
+/// appending, reading and removing one retains and releases nothing: whose they are is the
+/// session's ``SessionIdentity``, kept once for a row of outputs of one session and found
+/// with ``session(of:)-(ZoneChangeOutput)``. A record's outputs are one session's, so the
+/// first identity has a field of its own rather than a place in an array. Each array keeps
+/// its outputs in the order they were produced; outputs of different kinds go to different
+/// topics, so there is no order between them. The engine never calls out to its caller.
 public struct EngineOutputs: Sendable {
     /// A zone changed in a session, with the session's zones for the quantity; its session is
     /// ``EngineOutputs/session(of:)-(ZoneChangeOutput)``.
     public struct ZoneChangeOutput: Sendable {
         public let change: ZoneChange
         public let configuration: ZoneConfiguration
-        /// The session's place in ``EngineOutputs/sessions``.
+        /// The session's place among the outputs' sessions.
         let sessionIndex: Int32
     }
 
@@ -25,13 +26,14 @@ public struct EngineOutputs: Sendable {
     /// is ``EngineOutputs/session(of:)-(TargetChangeOutput)``.
     public struct TargetChangeOutput: Sendable {
         public let change: TargetChange
-        /// The session's place in ``EngineOutputs/sessions``.
+        /// The session's place among the outputs' sessions.
         let sessionIndex: Int32
     }
 
-    /// The sessions the live outputs belong to, each once in a row of outputs of the same
-    /// session.
-    public private(set) var sessions: [SessionIdentity] = []
+    /// The session of the first live outputs (place 0), and of the others (place 1 on), each
+    /// once in a row of outputs of one session.
+    private var firstSession: SessionIdentity?
+    private var otherSessions: [SessionIdentity] = []
     public private(set) var zoneChanges: [ZoneChangeOutput] = []
     public private(set) var targetChanges: [TargetChangeOutput] = []
     /// Sessions that finished.
@@ -48,15 +50,24 @@ public struct EngineOutputs: Sendable {
 
     /// The session `output` belongs to.
     @inline(__always)
-    public func session(of output: ZoneChangeOutput) -> SessionIdentity { sessions[Int(output.sessionIndex)] }
+    public func session(of output: ZoneChangeOutput) -> SessionIdentity { session(at: output.sessionIndex) }
 
     /// The session `output` belongs to.
     @inline(__always)
-    public func session(of output: TargetChangeOutput) -> SessionIdentity { sessions[Int(output.sessionIndex)] }
+    public func session(of output: TargetChangeOutput) -> SessionIdentity { session(at: output.sessionIndex) }
+
+    @inline(__always)
+    private func session(at index: Int32) -> SessionIdentity {
+        // Checked against nil, then unwrapped without a second check: a force unwrap (or a
+        // binding) here retained and released the identity at every read.
+        if index == 0 && firstSession != nil { return firstSession.unsafelyUnwrapped }
+        return otherSessions[Int(index) - 1]
+    }
 
     /// Empties the buffer, keeping its capacity.
     public mutating func removeAll() {
-        Self.empty(&sessions)
+        firstSession = nil
+        Self.empty(&otherSessions)
         Self.empty(&zoneChanges)
         Self.empty(&targetChanges)
         Self.empty(&finished)
@@ -71,14 +82,26 @@ public struct EngineOutputs: Sendable {
         while !array.isEmpty { array.removeLast() }
     }
 
-    /// The place in ``sessions`` of `identity`: the last one when it is the same object, else
-    /// a new one.
+    /// The place of `identity` among the outputs' sessions: the last one when it is the same
+    /// object, else a new one.
     @inline(__always)
     mutating func sessionIndex(of identity: SessionIdentity) -> Int32 {
-        let count = sessions.count
-        if count > 0 && sessions[count - 1] === identity { return Int32(truncatingIfNeeded: count - 1) }
-        sessions.append(identity)
-        return Int32(truncatingIfNeeded: count)
+        if firstSession === identity { return 0 }
+        if firstSession == nil {
+            firstSession = identity
+            return 0
+        }
+        return otherSessionIndex(of: identity)
+    }
+
+    /// The place of a session other than the first: outputs of several sessions in one buffer
+    /// (an idle sweep), rare.
+    @inline(never)
+    private mutating func otherSessionIndex(of identity: SessionIdentity) -> Int32 {
+        let count = otherSessions.count
+        if count > 0 && otherSessions[count - 1] === identity { return Int32(truncatingIfNeeded: count) }
+        otherSessions.append(identity)
+        return Int32(truncatingIfNeeded: count + 1)
     }
 
     mutating func zoneChanged(_ change: ZoneChange, configuration: ZoneConfiguration, sessionIndex: Int32) {
