@@ -11,14 +11,25 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The engine's store workload, which the benchmark times and EngineInstructions runs
+        // under callgrind.
+        .target(
+            name: "EngineWorkload", dependencies: [.product(name: "ZoneEngine", package: "main")],
+            path: "Benchmarks/EngineWorkload"),
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
+                "EngineWorkload",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ZoneEngine", package: "main"),
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // valgrind --tool=callgrind .build/release/EngineInstructions KIND SAMPLES
+        .executableTarget(
+            name: "EngineInstructions",
+            dependencies: ["EngineWorkload", .product(name: "ZoneEngine", package: "main")],
+            path: "Benchmarks/EngineInstructions"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [

@@ -19,7 +19,7 @@ public struct EngineOutputs: Sendable {
         public let change: ZoneChange
         public let configuration: ZoneConfiguration
         /// The session's place among the outputs' sessions.
-        let sessionIndex: Int32
+        @usableFromInline let sessionIndex: Int32
     }
 
     /// A session's target state for a quantity changed (its plan's live target); its session
@@ -27,13 +27,13 @@ public struct EngineOutputs: Sendable {
     public struct TargetChangeOutput: Sendable {
         public let change: TargetChange
         /// The session's place among the outputs' sessions.
-        let sessionIndex: Int32
+        @usableFromInline let sessionIndex: Int32
     }
 
     /// The session of the first live outputs (place 0), and of the others (place 1 on), each
     /// once in a row of outputs of one session.
-    private var firstSession: SessionIdentity?
-    private var otherSessions: [SessionIdentity] = []
+    @usableFromInline var firstSession: SessionIdentity?
+    @usableFromInline var otherSessions: [SessionIdentity] = []
     public private(set) var zoneChanges: [ZoneChangeOutput] = []
     public private(set) var targetChanges: [TargetChangeOutput] = []
     /// Sessions that finished.
@@ -43,21 +43,23 @@ public struct EngineOutputs: Sendable {
 
     public init() {}
 
-    /// Whether nothing was produced.
+    /// Whether nothing was produced. Inlinable, as are the sessions' reads: the caller asks
+    /// after every record, and a call's returned identity was retained and released.
+    @inlinable
     public var isEmpty: Bool {
         zoneChanges.isEmpty && targetChanges.isEmpty && finished.isEmpty && rejections.isEmpty
     }
 
     /// The session `output` belongs to.
-    @inline(__always)
+    @inlinable
     public func session(of output: ZoneChangeOutput) -> SessionIdentity { session(at: output.sessionIndex) }
 
     /// The session `output` belongs to.
-    @inline(__always)
+    @inlinable
     public func session(of output: TargetChangeOutput) -> SessionIdentity { session(at: output.sessionIndex) }
 
-    @inline(__always)
-    private func session(at index: Int32) -> SessionIdentity {
+    @inlinable
+    func session(at index: Int32) -> SessionIdentity {
         // Checked against nil, then unwrapped without a second check: a force unwrap (or a
         // binding) here retained and released the identity at every read.
         if index == 0 && firstSession != nil { return firstSession.unsafelyUnwrapped }

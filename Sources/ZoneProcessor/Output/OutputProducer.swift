@@ -61,20 +61,21 @@ struct OutputProducer {
 
     /// Produces everything `outputs` holds, the outputs of `input`.
     mutating func produce(_ outputs: EngineOutputs, of input: InputRecord) {
-        for output in outputs.zoneChanges {
-            let identity = outputs.session(of: output)
+        // Read in place by index: `for output in` copied each change out first.
+        for index in outputs.zoneChanges.indices {
+            let identity = outputs.session(of: outputs.zoneChanges[index])
             zoneChangeWriter.encode(
-                output.change, session: identity.session, person: identity.person,
-                configuration: output.configuration)
+                outputs.zoneChanges[index].change, session: identity.session, person: identity.person,
+                configuration: outputs.zoneChanges[index].configuration)
             let writer = zoneChangeWriter
             produce(to: zoneChangesTopic, key: identity.session, session: identity.session, input: input) {
                 writer.withBytes($0)
             }
         }
-        for output in outputs.targetChanges {
-            let identity = outputs.session(of: output)
+        for index in outputs.targetChanges.indices {
+            let identity = outputs.session(of: outputs.targetChanges[index])
             targetChangeWriter.encode(
-                output.change, session: identity.session, person: identity.person,
+                outputs.targetChanges[index].change, session: identity.session, person: identity.person,
                 sessionClass: identity.sessionClass)
             let writer = targetChangeWriter
             produce(to: targetChangesTopic, key: identity.session, session: identity.session, input: input) {

@@ -14,8 +14,8 @@ struct BatchCounts {
     /// the live-session cap).
     mutating func count(_ outputs: EngineOutputs) -> Int {
         zoneChanges += outputs.zoneChanges.count
-        for output in outputs.zoneChanges {
-            oldestZoneChangeTs = min(oldestZoneChangeTs, output.change.timestamp)
+        for index in outputs.zoneChanges.indices {
+            oldestZoneChangeTs = min(oldestZoneChangeTs, outputs.zoneChanges[index].change.timestamp)
         }
         return outputs.finished.count
     }
