@@ -11,15 +11,22 @@ import Testing
 /// writes with a plan is inline in each track (96 bytes, there with or without a plan, last, so
 /// that a sample that keeps its target state reads only its first 32 bytes, beside the fields
 /// every sample touches), so a planned sample needs no object of its own; the plan's steps and
-/// counts are on the heap.
+/// counts are on the heap. The session's id, person and class are one shared object
+/// (``SessionIdentity``), a reference where three strings took 48 bytes.
 @Suite struct SessionLayoutTests {
     @Test func aSessionStaysSmall() {
         #expect(MemoryLayout<ZoneConfiguration?>.size <= 74)
         #expect(MemoryLayout<HeartRateEffort?>.stride <= 120)
         #expect(MemoryLayout<TargetTrack?>.size <= 96)
         #expect(MemoryLayout<QuantityTrack>.stride <= 448)
-        #expect(MemoryLayout<WorkoutSession>.stride <= 616)
+        #expect(MemoryLayout<WorkoutSession>.stride <= 576)
         #expect(MemoryLayout<QuantityTrack>.offset(of: \QuantityTrack.target) == 352)
+    }
+
+    /// The live outputs are plain values: appending, reading and removing one retains nothing.
+    @Test func theLiveOutputsArePlainValues() {
+        #expect(_isPOD(EngineOutputs.ZoneChangeOutput.self))
+        #expect(_isPOD(EngineOutputs.TargetChangeOutput.self))
     }
 
     /// Every sample's call takes the settings by value: the normalization models are on the
