@@ -161,6 +161,7 @@ struct TargetTrack: Sendable {
             if !isKnownUniquelyReferenced(&steps) { steps = steps.copy() }
             let base = Int(runningStep) * 3
             // Within a step's day at most; clamped all the same, so no count can trap.
+            @inline(__always)
             func settle(_ index: Int, _ running: Int32) {
                 steps.counts[index] = Int32(clamping: Int64(steps.counts[index]) &+ Int64(running))
             }
