@@ -44,7 +44,7 @@ public struct EngineOutputs: Sendable {
     public init() {}
 
     /// Whether nothing was produced. Inlinable, as are the sessions' reads: the caller asks
-    /// after every record, and a call's returned identity was retained and released.
+    /// after every record, and an identity returned from a call is retained and released.
     @inlinable
     public var isEmpty: Bool {
         zoneChanges.isEmpty && targetChanges.isEmpty && finished.isEmpty && rejections.isEmpty
@@ -61,7 +61,7 @@ public struct EngineOutputs: Sendable {
     @inlinable
     func session(at index: Int32) -> SessionIdentity {
         // Checked against nil, then unwrapped without a second check: a force unwrap (or a
-        // binding) here retained and released the identity at every read.
+        // binding) here retains and releases the identity at every read.
         if index == 0 && firstSession != nil { return firstSession.unsafelyUnwrapped }
         return otherSessions[Int(index) - 1]
     }

@@ -61,7 +61,7 @@ struct OutputProducer {
 
     /// Produces everything `outputs` holds, the outputs of `input`.
     mutating func produce(_ outputs: EngineOutputs, of input: InputRecord) {
-        // Read in place by index: `for output in` copied each change out first.
+        // Read in place by index: `for output in` copies each change out first.
         for index in outputs.zoneChanges.indices {
             let identity = outputs.session(of: outputs.zoneChanges[index])
             zoneChangeWriter.encode(
