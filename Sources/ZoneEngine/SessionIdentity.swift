@@ -3,7 +3,7 @@
 /// One immutable object per session, replaced when a `session_start` sets the person or the
 /// class, so that the session's live outputs share it: an output's session then costs one
 /// retain per record, where the three strings cost one each per output.
-public final class SessionIdentity: Sendable, Equatable {
+public final class SessionIdentity: Sendable {
     public let session: String
     public let person: String?
     public let sessionClass: String?
@@ -12,9 +12,5 @@ public final class SessionIdentity: Sendable, Equatable {
         self.session = session
         self.person = person
         self.sessionClass = sessionClass
-    }
-
-    public static func == (lhs: SessionIdentity, rhs: SessionIdentity) -> Bool {
-        lhs === rhs || (lhs.session == rhs.session && lhs.person == rhs.person && lhs.sessionClass == rhs.sessionClass)
     }
 }
