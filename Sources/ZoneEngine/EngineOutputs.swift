@@ -3,16 +3,21 @@
 ///
 /// A buffer the caller lends (`inout`) rather than an array returned per call: emptied with
 /// ``removeAll()`` it keeps its capacity, so the per-sample path allocates nothing once the
-/// buffer has grown to a record's outputs. One array per kind of output rather than one of an
-/// enum: the frequent zone change is read in place, where an enum's payload would be copied
-/// out each time it is read. The live outputs (zone and target changes) are plain values, so
-/// appending, reading and removing one retains and releases nothing: whose they are is the
-/// session's ``SessionIdentity``, kept once for a row of outputs of one session and found
-/// with ``session(of:)-(ZoneChangeOutput)``. A record's outputs are one session's, so the
-/// first identity has a field of its own rather than a place in an array. Each array keeps
-/// its outputs in the order they were produced; outputs of different kinds go to different
-/// topics, so there is no order between them. The engine never calls out to its caller.
-public struct EngineOutputs: Sendable {
+/// buffer has grown to a record's outputs. Noncopyable: one owner (a worker) lends it record
+/// after record, and the frequent outputs, zone and target changes, sit in ``OutputRow``s,
+/// which append and empty without the copy-on-write check an array makes at each. Readers
+/// that keep outputs over many records copy them into ``RecordedOutputs``.
+///
+/// One row per kind of output rather than one of an enum: the frequent zone change is read in
+/// place, where an enum's payload would be copied out each time it is read. The live outputs
+/// are plain values, so appending, reading and removing one retains and releases nothing:
+/// whose they are is the session's ``SessionIdentity``, kept once for a row of outputs of one
+/// session and found with ``session(of:)-(ZoneChangeOutput)``. A record's outputs are one
+/// session's, so the first identity has a field of its own rather than a place in an array.
+/// Each row keeps its outputs in the order they were produced; outputs of different kinds go
+/// to different topics, so there is no order between them. The engine never calls out to its
+/// caller.
+public struct EngineOutputs: ~Copyable, Sendable {
     /// A zone changed in a session, with the session's zones for the quantity; its session is
     /// ``EngineOutputs/session(of:)-(ZoneChangeOutput)``.
     public struct ZoneChangeOutput: Sendable {
@@ -34,8 +39,8 @@ public struct EngineOutputs: Sendable {
     /// once in a row of outputs of one session.
     @usableFromInline var firstSession: SessionIdentity?
     @usableFromInline var otherSessions: [SessionIdentity] = []
-    public private(set) var zoneChanges: [ZoneChangeOutput] = []
-    public private(set) var targetChanges: [TargetChangeOutput] = []
+    public private(set) var zoneChanges = OutputRow<ZoneChangeOutput>()
+    public private(set) var targetChanges = OutputRow<TargetChangeOutput>()
     /// Sessions that finished.
     public private(set) var finished: [WorkoutSummary] = []
     /// Events that could not be applied (or applied only in part) and must be dead-lettered.
@@ -69,15 +74,15 @@ public struct EngineOutputs: Sendable {
     /// Empties the buffer, keeping its capacity.
     public mutating func removeAll() {
         firstSession = nil
-        Self.empty(&otherSessions)
-        Self.empty(&zoneChanges)
-        Self.empty(&targetChanges)
-        Self.empty(&finished)
-        Self.empty(&rejections)
+        if !otherSessions.isEmpty { Self.empty(&otherSessions) }
+        zoneChanges.removeAll()
+        targetChanges.removeAll()
+        if !finished.isEmpty { Self.empty(&finished) }
+        if !rejections.isEmpty { Self.empty(&rejections) }
     }
 
-    /// Removes every element from the end, keeping the capacity: a record has a handful of
-    /// outputs, and `removeAll(keepingCapacity:)` goes through the array's general range
+    /// Removes every element from the end, keeping the capacity: the rare outputs are a
+    /// handful, and `removeAll(keepingCapacity:)` goes through the array's general range
     /// replacement, which cost more than the outputs themselves.
     @inline(__always)
     private static func empty<Element>(_ array: inout [Element]) {

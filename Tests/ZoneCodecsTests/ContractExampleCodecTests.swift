@@ -28,7 +28,7 @@ import ZoneTestSupport
         }
         var decoder = WorkoutEventDecoder()
         var store = SessionStore(settings: example.engineSettings)
-        var outputs = EngineOutputs()
+        var outputs = RecordedOutputs()
         var deadLetters: [(String, Int)] = []
         for index in example.events.indices {
             let value = try example.valueBytes(at: index)
@@ -37,10 +37,11 @@ import ZoneTestSupport
             case .failure(let rejection):
                 deadLetters.append((rejection.reason.rawValue, index))
             case .success(let event):
-                let before = outputs.rejections.count
+                var produced = EngineOutputs()
                 store.handle(
-                    event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &outputs)
-                for rejection in outputs.rejections.dropFirst(before) {
+                    event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &produced)
+                outputs.record(produced)
+                for rejection in produced.rejections {
                     deadLetters.append((rejection.reason.rawValue, index))
                 }
             }
@@ -58,13 +59,13 @@ import ZoneTestSupport
         var classRepartition = ClassWorkoutCodec()
         var classWriter = ClassSummaryWriter()
         for output in outputs.zoneChanges {
-            let identity = outputs.session(of: output)
+            let identity = output.session
             let bytes = OutputEncoder.zoneChange(
                 output.change, session: identity.session, person: identity.person, configuration: output.configuration)
             zoneChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))
         }
         for output in outputs.targetChanges {
-            let identity = outputs.session(of: output)
+            let identity = output.session
             let bytes = targetWriter.write(
                 output.change, session: identity.session, person: identity.person, sessionClass: identity.sessionClass)
             targetChanges.append(try JSONSerialization.jsonObject(with: Data(bytes)))

@@ -31,23 +31,24 @@ import ZoneTestSupport
             classPlans[sessionClass] = FoundationEventReader.plan(from: object, anchor: start, source: .class)
         }
         var store = SessionStore(settings: example.engineSettings)
-        var outputs = EngineOutputs()
+        var outputs = RecordedOutputs()
         let codecRejected = Set(
             example.expectedDeadLetters.filter { !Self.engineReasons.contains($0.reason) }.map(\.inputIndex))
         var engineRejections: [(String, Int)] = []
         for (index, event) in example.events.enumerated() where !codecRejected.contains(index) {
             let parsed = try #require(FoundationEventReader.event(from: event.value), "event \(index)")
-            let before = outputs.rejections.count
+            var produced = EngineOutputs()
             store.handle(
-                parsed, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &outputs)
-            for rejection in outputs.rejections.dropFirst(before) {
+                parsed, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &produced)
+            outputs.record(produced)
+            for rejection in produced.rejections {
                 engineRejections.append((rejection.reason.rawValue, index))
             }
         }
 
         #expect(outputs.zoneChanges.count == example.expectedZoneChanges.count)
         for (actual, expected) in zip(outputs.zoneChanges, example.expectedZoneChanges) {
-            let identity = outputs.session(of: actual)
+            let identity = actual.session
             let diff = ExpectationComparison.differences(
                 actual.change, session: identity.session, person: identity.person, configuration: actual.configuration,
                 expected: expected)

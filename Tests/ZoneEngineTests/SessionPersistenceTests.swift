@@ -83,7 +83,7 @@ import ZoneTestSupport
         #expect(changes.finished.map(\.id) == ["s1"])
         #expect(changes.finished.first?.wallMs == 1_000)
 
-        h.store.expire(wallMs: 11_000, outputs: &h.outputs)
+        h.expire(wallMs: 11_000)
         changes = h.store.drainChanges()
         #expect(changes.forgotten == ["s1"])
     }

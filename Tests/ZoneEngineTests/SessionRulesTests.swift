@@ -185,10 +185,10 @@ import ZoneTestSupport
         h.hr(100, at: 0)
         h.hr(120, at: 4)
         h.wallMs = 599_999
-        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        h.expire(wallMs: h.wallMs)
         #expect(h.outputs.finished.isEmpty)
         h.wallMs = 600_000
-        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        h.expire(wallMs: h.wallMs)
         let summary = try #require(h.outputs.finished.first)
         #expect(summary.endReason == .idleTimeout)
         #expect(summary.endTimestamp == EngineHarness.ms(4))
@@ -207,9 +207,9 @@ import ZoneTestSupport
         }
         h.send(.sample(.heartRate, value: 170, person: nil), at: 2, session: "a")
         h.wallMs = 1000
-        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        h.expire(wallMs: h.wallMs)
         #expect(h.outputs.finished.map(\.session).sorted() == ["a", "b"])
-        let named = h.outputs.zoneChanges.map { (h.outputs.session(of: $0).session, $0.change.currentZone) }
+        let named = h.outputs.zoneChanges.map { ($0.session.session, $0.change.currentZone) }
         #expect(named.map(\.0) == ["a", "a", "b"])
         #expect(named.map(\.1) == [1, 4, 1])
 
@@ -218,7 +218,7 @@ import ZoneTestSupport
         later.hr(100, at: 1)
         later.send(.sessionStart(SessionStartRequest(person: "p")), at: 2)
         later.hr(170, at: 3)
-        let people = later.outputs.zoneChanges.map { later.outputs.session(of: $0).person }
+        let people = later.outputs.zoneChanges.map { $0.session.person }
         #expect(people == [nil, "p"])
     }
 
@@ -228,7 +228,7 @@ import ZoneTestSupport
         h.wallMs = 900
         h.hr(100, at: 1)  // late: not applied
         h.wallMs = 1000
-        h.store.expire(wallMs: h.wallMs, outputs: &h.outputs)
+        h.expire(wallMs: h.wallMs)
         #expect(h.outputs.finished.count == 1)
     }
 

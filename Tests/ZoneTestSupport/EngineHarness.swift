@@ -4,7 +4,7 @@ public import ZoneEngine
 /// Times are seconds after `origin` unless given in milliseconds.
 public struct EngineHarness {
     public var store: SessionStore
-    public var outputs = EngineOutputs()
+    public var outputs = RecordedOutputs()
     public var profiles: [String: PersonProfile] = [:]
     public var wallMs: Int64 = 0
     public let session: String
@@ -24,7 +24,16 @@ public struct EngineHarness {
     /// Sends at an absolute time in milliseconds.
     public mutating func send(_ body: WorkoutEvent.Body, atMs timestamp: Int64, session: String? = nil) {
         let event = WorkoutEvent(session: session ?? self.session, timestamp: timestamp, body: body)
-        store.handle(event, wallMs: wallMs, profiles: { [profiles] in profiles[$0] }, outputs: &outputs)
+        var produced = EngineOutputs()
+        store.handle(event, wallMs: wallMs, profiles: { [profiles] in profiles[$0] }, outputs: &produced)
+        outputs.record(produced)
+    }
+
+    /// Finishes the sessions idle at `wallMs`, recording their outputs.
+    public mutating func expire(wallMs: Int64) {
+        var produced = EngineOutputs()
+        store.expire(wallMs: wallMs, outputs: &produced)
+        outputs.record(produced)
     }
 
     public mutating func start(

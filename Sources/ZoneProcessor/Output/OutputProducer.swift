@@ -60,7 +60,7 @@ struct OutputProducer {
     }
 
     /// Produces everything `outputs` holds, the outputs of `input`.
-    mutating func produce(_ outputs: EngineOutputs, of input: InputRecord) {
+    mutating func produce(_ outputs: borrowing EngineOutputs, of input: InputRecord) {
         // Read in place by index: `for output in` copies each change out first.
         for index in outputs.zoneChanges.indices {
             let identity = outputs.session(of: outputs.zoneChanges[index])

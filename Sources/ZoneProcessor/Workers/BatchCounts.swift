@@ -12,7 +12,7 @@ struct BatchCounts {
 
     /// Counts a record's outputs; returns how many workouts finished (each frees a place under
     /// the live-session cap).
-    mutating func count(_ outputs: EngineOutputs) -> Int {
+    mutating func count(_ outputs: borrowing EngineOutputs) -> Int {
         zoneChanges += outputs.zoneChanges.count
         for index in outputs.zoneChanges.indices {
             oldestZoneChangeTs = min(oldestZoneChangeTs, outputs.zoneChanges[index].change.timestamp)

@@ -8,7 +8,7 @@ import ZoneEngine
 import ZoneKafka
 
 /// The state and loop of one worker thread. Lives on that thread's stack only.
-struct WorkerLoop {
+struct WorkerLoop: ~Copyable {
     let worker: PartitionWorker
     let context: WorkerContext
     var partitions: [Int32: PartitionState] = [:]

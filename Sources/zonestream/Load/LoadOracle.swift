@@ -13,7 +13,7 @@ struct LoadOracle {
     /// Days in the gym's local time (`class_day_offset_minutes`) of the processor checked.
     let classDayOffsetMinutes: Int
     private var store: SessionStore
-    private var outputs = EngineOutputs()
+    private var outputs = RecordedOutputs()
 
     init(settings: EngineSettings, classDayOffsetMinutes: Int = 0) {
         store = SessionStore(settings: settings)
@@ -36,7 +36,9 @@ struct LoadOracle {
         guard case .success(let event) = decoder.decode(value: Array(value.utf8), key: Array(key.utf8)) else { return }
         let profiles = profiles
         let classPlans = classPlans
-        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &outputs)
+        var produced = EngineOutputs()
+        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &produced)
+        outputs.record(produced)
     }
 
     /// The expected `zone_change` events by event_id, as JSON objects.
@@ -44,7 +46,7 @@ struct LoadOracle {
         var writer = ZoneChangeWriter()
         var expected: [String: Any] = [:]
         for output in outputs.zoneChanges {
-            let identity = outputs.session(of: output)
+            let identity = output.session
             let bytes = Data(
                 writer.write(
                     output.change, session: identity.session, person: identity.person,
@@ -62,7 +64,7 @@ struct LoadOracle {
         var writer = TargetChangeWriter()
         var expected: [String: Any] = [:]
         for output in outputs.targetChanges {
-            let identity = outputs.session(of: output)
+            let identity = output.session
             let bytes = Data(
                 writer.write(
                     output.change, session: identity.session, person: identity.person,
