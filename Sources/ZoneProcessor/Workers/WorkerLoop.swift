@@ -7,7 +7,8 @@ import ZoneCodecs
 import ZoneEngine
 import ZoneKafka
 
-/// The state and loop of one worker thread. Lives on that thread's stack only.
+/// The state and loop of one worker thread. Lives on that thread's stack only: noncopyable, as
+/// it owns the engine's output buffer (``EngineOutputs``), lent to the engine record by record.
 struct WorkerLoop: ~Copyable {
     let worker: PartitionWorker
     let context: WorkerContext
