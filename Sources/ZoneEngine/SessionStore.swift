@@ -28,6 +28,15 @@ public struct SessionStore: Sendable {
     /// How many sessions are live.
     public var liveCount: Int { live.count }
 
+    /// Whether applying `event` would read the tables (a profile or a class plan): it starts a
+    /// session, or its `session_start` names the person of a live session that had none. The
+    /// caller holds such an event until the tables are read as of it (contract, section 1).
+    public func readsTables(for event: WorkoutEvent) -> Bool {
+        guard let slot = slots.slot(of: event.session) else { return true }
+        guard case .sessionStart(let request) = event.body else { return false }
+        return request.person != nil && live[slot].person == nil
+    }
+
     /// Late and duplicate samples counted since the last call, which starts the count again.
     public mutating func takeSampleQuality() -> SampleQuality {
         defer { sampleQuality = SampleQuality() }

@@ -110,12 +110,12 @@ extension ZoneProcessor {
     }
 
     /// The workers, each with its own queue of the group consumer's partitions.
-    func makeWorkers(consumer: KafkaConsumer, producer: KafkaProducer, tableReaders: [TableReader])
+    func makeWorkers(consumer: KafkaConsumer, producer: KafkaProducer, tableCoverage: TableCoverage)
         -> [PartitionWorker]
     {
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
-            classPlans: classPlans, tableReaders: tableReaders, metrics: metrics, directory: sessionDirectory,
+            classPlans: classPlans, tableCoverage: tableCoverage, metrics: metrics, directory: sessionDirectory,
             changelogFollower: changelogFollower,
             budget: SessionBudget(limit: configuration.maxLiveSessions),
             logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })

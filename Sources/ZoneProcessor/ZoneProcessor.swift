@@ -130,7 +130,12 @@ public final class ZoneProcessor: Sendable {
         try TopicLayout.prepare(configuration, using: producer, logger: logger)
         guard let tableReaders = try startTables(producer: producer) else { return }
         let consumer = try makeConsumer()
-        let workers = makeWorkers(consumer: consumer, producer: producer, tableReaders: tableReaders)
+        let tableCoverage = TableCoverage()
+        let prober = try TableProber(
+            coverage: tableCoverage, readers: tableReaders, groupConsumer: consumer, configuration: configuration,
+            metrics: metrics, logger: logger)
+        prober.start()
+        let workers = makeWorkers(consumer: consumer, producer: producer, tableCoverage: tableCoverage)
         components.withLockedValue {
             $0 = Components(consumer: consumer, producer: producer, workers: workers, tableReaders: tableReaders)
         }
@@ -160,6 +165,7 @@ public final class ZoneProcessor: Sendable {
         stages.classes.stop()
         try? producer.flush(timeoutMs: 10_000)
         delivery.stop()
+        prober.stop()
         for reader in tableReaders { reader.stop() }
         components.withLockedValue { $0 = nil }
         if let error = fatalError.withLockedValue({ $0 }) { throw error }

@@ -9,8 +9,9 @@ public import ZoneEngine
 public struct WorkoutEventDecoder {
     /// Values longer than this are `too_large` (`max_message_bytes`, default 65536).
     public var maxMessageBytes: Int
-    /// How far an event's time may run ahead of its record's Kafka timestamp
-    /// (`max_future_ms`, default a day); beyond it the record is `out_of_range`.
+    /// How far an event's time may run ahead of the earlier of its record's Kafka timestamp and
+    /// the processor's clock when it read the record (`max_future_ms`, default a day); beyond
+    /// it the record is `out_of_range`.
     public var maxFutureMs: Int64
     private var tape = JSONTape()
     /// Session ids seen lately, so a sample does not make its id's `String` again.
@@ -40,27 +41,31 @@ public struct WorkoutEventDecoder {
         return decodeGeneral(value: value, key: key)
     }
 
-    /// Decodes one record read from Kafka, whose timestamp (`recordTimestampMs`, -1 when the
-    /// record has none) bounds how far ahead its event's time may be: a device clock years
+    /// Decodes one record read from Kafka. Its event's time may be at most `maxFutureMs` after
+    /// the earlier of the record's timestamp (`recordTimestampMs`, -1 when the record has none)
+    /// and the processor's clock when it read the record (`readAtMs`): a device clock years
     /// ahead, or a gateway sending microseconds, would otherwise end its session's history and
-    /// its person's (contract, section 3).
+    /// its person's, and under `CreateTime` the record's timestamp is whatever the producer set,
+    /// so it alone bounds nothing (contract, section 3).
     @inlinable @inline(__always)
     public mutating func decode(
-        value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?, recordTimestampMs: Int64
+        value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?, recordTimestampMs: Int64, readAtMs: Int64
     ) -> Result<WorkoutEvent, Rejection> {
         let decoded = decode(value: value, key: key)
-        guard recordTimestampMs >= 0, case .success(let event) = decoded,
-            event.latestTimestamp - recordTimestampMs > maxFutureMs
-        else { return decoded }
-        return .failure(futureRejection(event, recordTimestampMs: recordTimestampMs))
+        let bound = recordTimestampMs >= 0 ? min(recordTimestampMs, readAtMs) : readAtMs
+        guard case .success(let event) = decoded, event.latestTimestamp - bound > maxFutureMs else { return decoded }
+        return .failure(futureRejection(event, bound: bound, fromRecord: bound == recordTimestampMs))
     }
 
     @usableFromInline
-    func futureRejection(_ event: WorkoutEvent, recordTimestampMs: Int64) -> Rejection {
+    func futureRejection(_ event: WorkoutEvent, bound: Int64, fromRecord: Bool) -> Rejection {
         let which = event.latestTimestamp == event.timestamp ? "'ts'" : "the series' last value's time"
+        let reference =
+            fromRecord
+            ? "the record's Kafka timestamp \(bound)" : "the processor's clock when it read the record (\(bound))"
         return Rejection(
             .outOfRange,
-            "\(which) \(event.latestTimestamp) is more than max_future_ms (\(maxFutureMs)) after the record's Kafka timestamp \(recordTimestampMs)"
+            "\(which) \(event.latestTimestamp) is more than max_future_ms (\(maxFutureMs)) after \(reference)"
         )
     }
 

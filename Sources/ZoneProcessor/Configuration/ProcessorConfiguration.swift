@@ -17,8 +17,8 @@ public struct ProcessorConfiguration: Sendable {
     public var commitIntervalMs = 1000
     /// Values over this size are dead-lettered as `too_large` (`max_message_bytes`).
     public var maxMessageBytes = 65_536
-    /// Events more than this ahead of their record's Kafka timestamp are dead-lettered as
-    /// `out_of_range` (`max_future_ms`, contract section 3).
+    /// Events more than this ahead of the earlier of their record's Kafka timestamp and the
+    /// processor's clock are dead-lettered as `out_of_range` (`max_future_ms`, contract section 3).
     public var maxFutureMs = 86_400_000
     /// Counting rules: max gap, damping, normalization, idle timeout, retention.
     public var engine = EngineSettings()

@@ -46,9 +46,15 @@ public enum MetricCatalogue {
         "zonestream_persons_refused_total":
             "Workouts of new persons dead-lettered as person_limit: the person stage held max_persons persons, none idle for 28 days.",
         "zonestream_table_join_wait_seconds":
-            "How long a batch's first session start waited for the profile table to be read as of its event (only batches that waited).",
+            "How long a session start's records were held until the profile and class-plan tables were read as of its event (only starts that were held).",
         "zonestream_table_join_timeouts_total":
-            "Session starts that gave up waiting for the profile table after join_wait_ms and started with the profiles read so far.",
+            "Session starts that gave up waiting for the tables after join_wait_ms and started with the profiles and plans read so far.",
+        "zonestream_table_join_unwaited_total":
+            "Session starts that did not wait: the tables' end offsets had been late for over join_wait_ms already.",
+        "zonestream_table_probe_seconds":
+            "One round of the table prober: asking the tables' end offsets and waiting for the readers to apply them.",
+        "zonestream_table_probe_failures_total":
+            "End-offset requests of the table prober that the brokers did not answer in time (tried again).",
         "zonestream_class_plans_refused_total":
             "Plans of new classes refused because the class-plan table held max_class_plans classes.",
         "zonestream_classes_refused_total":

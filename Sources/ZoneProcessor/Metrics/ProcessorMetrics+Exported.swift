@@ -28,6 +28,9 @@ extension ProcessorMetrics {
         let classes: Gauge
         let joinWait: Timer
         let joinTimeouts: Counter
+        let joinsUnwaited: Counter
+        let probeDuration: Timer
+        let probeFailures: Counter
         let persons: Gauge
         let batchDuration: Timer
         let sampleAge: Recorder
@@ -64,6 +67,9 @@ extension ProcessorMetrics {
             classes = Gauge(label: "zonestream_classes", dimensions: [], factory: factory)
             joinWait = Timer(label: "zonestream_table_join_wait_seconds", dimensions: [], factory: factory)
             joinTimeouts = counter("zonestream_table_join_timeouts_total")
+            joinsUnwaited = counter("zonestream_table_join_unwaited_total")
+            probeDuration = Timer(label: "zonestream_table_probe_seconds", dimensions: [], factory: factory)
+            probeFailures = counter("zonestream_table_probe_failures_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)
             batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
             sampleAge = Recorder(

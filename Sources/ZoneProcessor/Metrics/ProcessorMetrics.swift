@@ -41,10 +41,15 @@ public final class ProcessorMetrics: Sendable {
     public let classPlansRefused = Atomic<Int>(0)
     /// Workouts of new classes dead-lettered because the class stage was full (`max_classes`).
     public let classesRefused = Atomic<Int>(0)
-    /// Session starts that waited for the profile table to be read as of their event, and
-    /// those that gave up after `join_wait_ms`.
+    /// Session starts that waited for the tables to be read as of their event, those that gave
+    /// up after `join_wait_ms`, and those that did not wait because the tables' end offsets
+    /// were already late by more than that.
     public let joinWaits = Atomic<Int>(0)
     public let joinTimeouts = Atomic<Int>(0)
+    public let joinsUnwaited = Atomic<Int>(0)
+    /// The table prober's rounds, and its end-offset requests the brokers did not answer.
+    public let probes = Atomic<Int>(0)
+    public let probeFailures = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     /// Restores, rebalances and standbys.
@@ -166,6 +171,24 @@ public final class ProcessorMetrics: Sendable {
             joinTimeouts.add(1, ordering: .relaxed)
             exported.joinTimeouts.increment()
         }
+    }
+
+    /// A session start that did not wait: the tables' end offsets were late already.
+    func countUnwaitedJoin() {
+        joinsUnwaited.add(1, ordering: .relaxed)
+        exported.joinsUnwaited.increment()
+    }
+
+    /// One round of the table prober, from its candidates to the readers having applied the
+    /// tables' ends.
+    func recordProbe(nanoseconds: UInt64) {
+        probes.add(1, ordering: .relaxed)
+        exported.probeDuration.recordNanoseconds(Int64(clamping: nanoseconds))
+    }
+
+    func countProbeFailure() {
+        probeFailures.add(1, ordering: .relaxed)
+        exported.probeFailures.increment()
     }
 
     func recordBatch(nanoseconds: UInt64) {

@@ -7,7 +7,7 @@ import ZoneKafka
 /// Reads every partition of a compacted table topic (`zone-profiles`, `class-plans`) from the
 /// beginning on its own thread, handing each record to `apply`; says when it has caught up with
 /// what the topic held at start, and whether it has applied everything up to given offsets (for
-/// reading the table as of an event, ``TableJoin``).
+/// reading the table as of an event, ``TableProber``).
 final class TableReader: Sendable {
     let topic: String
     private let consumer: KafkaConsumer
@@ -97,18 +97,6 @@ final class TableReader: Sendable {
                 applied[position.partition] = position.offset
             }
         }
-    }
-
-    /// The table's end offsets now (read_committed: the last stable offsets), asked of the
-    /// brokers; nil when they did not answer in `timeoutMs`.
-    /// Asked through `client`, a consumer that does not long-poll: this reader's own waits in
-    /// fetches of up to 50 ms, and a broker answers the requests of one connection in order,
-    /// so asking through it held every batch with a session start for most of that (the gym
-    /// benchmark's rate fell from 1.9 million to 85,000 records a second).
-    func endOffsets(through client: KafkaConsumer, timeoutMs: Int32) -> [Int32: Int64]? {
-        let latest = partitions.map { TopicPartition(topic: topic, partition: $0, offset: -1) }
-        guard let ends = try? client.offsets(forTimes: latest, timeoutMs: timeoutMs) else { return nil }
-        return Dictionary(ends.map { ($0.partition, $0.offset) }, uniquingKeysWith: max)
     }
 
     /// Whether every record below `ends` has been applied.

@@ -18,13 +18,26 @@ struct PartitionState {
     /// The group's committed offset when the partition was assigned (-1: none): with nothing
     /// consumed yet, the partition is caught up once this reaches the high watermark.
     var assignedOffset: Int64 = -1
+    /// Sessions whose start waits for the tables, with their records (``TableJoin``).
+    var parked = ParkedSessions()
+    /// This worker's copy of the offset below which the tables cover the partition's records
+    /// (``TableCoverage``): a record below it goes straight to the engine.
+    var coveredBelow: Int64 = 0
 
     init(settings: EngineSettings, wallMs: Int64) {
         store = SessionStore(settings: settings)
         idleClock = IdleClock(wallMs: wallMs)
     }
 
-    var hasUncommittedProgress: Bool { nextOffset > committedOffset }
+    /// The offset to commit: the next one to apply, or the first record held back if lower
+    /// (a held record is read again after a crash or a rebalance).
+    var commitOffset: Int64 { parked.firstOffset.map { min($0, nextOffset) } ?? nextOffset }
+
+    var hasUncommittedProgress: Bool { commitOffset > committedOffset }
+
+    /// Whether a record at `offset` must be looked at by the table join before the engine
+    /// applies it: not covered yet, or its partition holds sessions back.
+    mutating func mayWaitForTables(offset: Int64) -> Bool { offset >= coveredBelow || !parked.isEmpty }
 
     /// Whether the record at `offset` was applied already. `mutating` on purpose: called
     /// through `Dictionary.Values`' subscript, a mutating call accesses the state in place,
@@ -36,8 +49,11 @@ struct PartitionState {
     /// and the copy's retains and releases took about a sixth of a worker's CPU.
     mutating func idleTime(at wallMs: Int64) -> Int64 { idleClock.time(at: wallMs) }
 
-    /// The input offset below which every record of `session` is reflected in its state.
-    func appliedThrough(_ session: String) -> Int64 { max(nextOffset, replaySkip[session] ?? -1) }
+    /// The input offset below which every record of `session` is reflected in its state (a
+    /// session held back reflects nothing from its first held record on).
+    func appliedThrough(_ session: String) -> Int64 {
+        parked.firstOffset(of: session) ?? max(nextOffset, replaySkip[session] ?? -1)
+    }
 
     /// Whether a record at `offset` of `session` was applied before the restore.
     mutating func wasAppliedBeforeRestore(_ session: String, offset: Int64) -> Bool {

@@ -55,8 +55,8 @@ struct WorkerContext: Sendable {
     let producer: KafkaProducer
     let profiles: ProfileTable
     let classPlans: ClassPlanTable
-    /// The tables' readers, for reading them as of each session's first event.
-    let tableReaders: [TableReader]
+    /// How far the tables cover the input, for reading them as of each session's first event.
+    let tableCoverage: TableCoverage
     let metrics: ProcessorMetrics
     /// Where workers publish their sessions' live state for queries.
     let directory: LiveSessionDirectory

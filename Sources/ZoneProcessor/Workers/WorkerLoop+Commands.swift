@@ -27,6 +27,7 @@ extension WorkerLoop {
                 for partition in revoked {
                     context.budget.release(partitions[partition]?.store.liveCount ?? 0)
                     if let state = partitions.removeValue(forKey: partition) {
+                        join.dropped(state)
                         standbys[partition] = standby(releasing: partition, state)
                     }
                     unacknowledgedOffsets[partition] = nil
@@ -40,6 +41,7 @@ extension WorkerLoop {
                 sealEpoch()
                 advanceEpochs(waiting: true)
                 context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
+                for state in partitions.values { join.dropped(state) }
                 partitions.removeAll()
                 unpublish(partitions: nil)
                 updateLiveSessions()

@@ -18,7 +18,7 @@ extension WorkerLoop {
         let changed = Set(changelog.map(\.partition))
         var offsets: [Int32: Int64] = [:]
         for (partition, state) in partitions where state.hasUncommittedProgress || changed.contains(partition) {
-            offsets[partition] = state.nextOffset
+            offsets[partition] = state.commitOffset
         }
         guard !offsets.isEmpty else { return }
         for (partition, offset) in offsets { partitions[partition]?.committedOffset = offset }

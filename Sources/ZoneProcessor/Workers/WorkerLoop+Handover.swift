@@ -28,7 +28,8 @@ extension WorkerLoop {
     /// committed then). Nil otherwise.
     func standby(releasing partition: Int32, _ state: PartitionState) -> StandbyPartitions.Partition? {
         // Stopping, nothing comes back (and the broker is not asked while the consumer closes).
-        guard !context.isStopping(), !state.hasUncommittedProgress, !changelogRewrites.contains(partition),
+        guard !context.isStopping(), !state.hasUncommittedProgress, state.parked.isEmpty,
+            !changelogRewrites.contains(partition),
             let end = changelogEnd(partition)
         else { return nil }
         if context.configuration.guarantee == .exactlyOnce {

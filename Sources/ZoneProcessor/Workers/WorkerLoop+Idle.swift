@@ -30,13 +30,14 @@ extension WorkerLoop {
         Int64(max(context.configuration.sessionTimeoutMs, 6_000))
     }
 
-    /// Whether this instance has read every record the broker held for `partition`, as far as
-    /// the last fetch response told (no request to the broker).
+    /// Whether this instance has read and applied every record the broker held for
+    /// `partition`, as far as the last fetch response told (no request to the broker).
     func isCaughtUp(_ partition: Int32) -> Bool {
         let topicPartition = TopicPartition(topic: context.configuration.topics.workoutEvents, partition: partition)
-        guard let state = partitions[partition], let marks = context.consumer.knownWatermarks(topicPartition) else {
-            return false
-        }
+        // A partition holding sessions back for the tables has records waiting: not caught up.
+        guard let state = partitions[partition], state.parked.isEmpty,
+            let marks = context.consumer.knownWatermarks(topicPartition)
+        else { return false }
         if marks.high <= marks.low { return true }
         let position = (try? context.consumer.positions([topicPartition]).first?.offset) ?? -1
         return max(position, state.nextOffset, state.assignedOffset) >= marks.high

@@ -34,7 +34,7 @@ extension WorkerLoop {
         let topic = context.configuration.topics.workoutEvents
         var offsets: [TopicPartition] = []
         for (partition, state) in partitions where state.hasUncommittedProgress {
-            offsets.append(TopicPartition(topic: topic, partition: partition, offset: state.nextOffset))
+            offsets.append(TopicPartition(topic: topic, partition: partition, offset: state.commitOffset))
         }
         let produced = output.tracker.inFlight + output.tracker.deliveredCount + output.tracker.failedCount
         guard !offsets.isEmpty || produced > 0 else { return }

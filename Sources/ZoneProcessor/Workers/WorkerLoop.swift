@@ -41,6 +41,9 @@ struct WorkerLoop: ~Copyable {
     var counts = BatchCounts()
     /// When the current batch's first record reached the worker (uptime ns; 0: none yet).
     var batchStartedNs: UInt64 = 0
+    /// The wall clock when the current batch's records were read: with each record's own
+    /// timestamp, it bounds how far ahead an event's time may be (contract, section 3).
+    var batchReadMs: Int64 = 0
     /// Reads the changelog on assignment; created with the first one.
     var restorer: ChangelogRestorer?
     /// Exactly-once: this worker's transactional producer, with a transaction always open.
@@ -49,8 +52,8 @@ struct WorkerLoop: ~Copyable {
     /// (only when `publishesLiveSessions`).
     var liveViews: [String: LiveSessionEntry] = [:]
     let liveSessionsGauge: Gauge
-    /// Reads the profile table as of each batch's session starts.
-    let join: TableJoin
+    /// Holds session starts until the tables are read as of them.
+    var join: TableJoin
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
@@ -74,8 +77,8 @@ struct WorkerLoop: ~Copyable {
             logger: context.logger, newTracker: { DeliveryTracker(latency: deliveries) })
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
-            readers: context.tableReaders, client: context.consumer, waitMs: context.configuration.joinWaitMs,
-            metrics: context.metrics, logger: context.logger)
+            coverage: context.tableCoverage, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
+            logger: context.logger)
         let now = WallClock.nowMs()
         nextCommitMs = now + Int64(context.configuration.commitIntervalMs)
         nextExpiryMs = now + 1000
@@ -90,6 +93,7 @@ struct WorkerLoop: ~Copyable {
             handleCommands()
             if stopped { break }
             let (consumed, pollMs) = applyBatch()
+            releaseHeldSessions()
             publishCounts()
             sealIfDue(consumed: consumed, pollMs: pollMs)
             advanceEpochs(waiting: false)
@@ -97,16 +101,15 @@ struct WorkerLoop: ~Copyable {
         }
     }
 
-    /// Consumes one batch and applies each record (``process(_:profiles:)``); returns how many
-    /// records came and how long the poll could wait.
+    /// Consumes one batch and applies each record (``process(_:)``); returns how many records
+    /// came and how long the poll could wait.
     private mutating func applyBatch() -> (consumed: Int, pollMs: Int32) {
-        let profiles = context.profiles
         batchWallMs = WallClock.nowMs()
-        // Poll briefly while outputs await delivery, so their offsets are committed promptly.
-        let timeoutMs = ledger.isEmpty ? Self.idlePollMs : 5
-        join.batchTaken()
+        // Poll briefly while outputs await delivery, so their offsets are committed promptly,
+        // and while sessions are held, so they go on as soon as the tables cover them.
+        let timeoutMs = join.heldBytes > 0 ? 1 : ledger.isEmpty ? Self.idlePollMs : 5
         let consumed = worker.queue.consumeBatch(timeoutMs: timeoutMs) { record in
-            process(record, profiles: profiles)
+            process(record)
         }
         return (consumed, timeoutMs)
     }
@@ -135,10 +138,14 @@ struct WorkerLoop: ~Copyable {
     static let idlePollMs: Int32 = 100
 
     /// The per-record path: the record's partition state is looked up once and changed in place;
-    /// the engine's outputs are then produced (``produceOutputs(of:)``).
-    mutating func process(_ record: KafkaRecord, profiles: ProfileTable) {
+    /// the engine's outputs are then produced (``produceOutputs(of:)``). A session start the
+    /// tables do not cover yet is held back with its session's later records (``TableJoin``).
+    mutating func process(_ record: KafkaRecord) {
         guard !failed, record.error == nil else { return }
-        if batchStartedNs == 0 { batchStartedNs = DispatchTime.now().uptimeNanoseconds }
+        if batchStartedNs == 0 {
+            batchStartedNs = DispatchTime.now().uptimeNanoseconds
+            batchReadMs = WallClock.nowMs()
+        }
         let partition = record.partition
         var found = lastPartition?.id == partition ? lastPartition?.index : partitions.index(forKey: partition)
         if found == nil {
@@ -156,25 +163,37 @@ struct WorkerLoop: ~Copyable {
         guard !partitions.values[slot].hasApplied(offset: offset) else { return }
         counts.records += 1
         let wallMs = partitions.values[slot].idleTime(at: batchWallMs)
-        switch decoder.decode(value: record.value, key: record.key, recordTimestampMs: record.timestampMs) {
+        switch decoder.decode(
+            value: record.value, key: record.key, recordTimestampMs: record.timestampMs, readAtMs: batchReadMs)
+        {
         case .success(let event):
             if partitions.values[slot].wasAppliedBeforeRestore(event.session, offset: offset) { break }
             if case .sample = event.body { counts.samples += 1 }
-            partitions.values[slot].store.handle(
-                event, wallMs: wallMs,
-                profiles: { [join] person in
-                    join.beforeLookup()
-                    return profiles.profile(for: person)
-                },
-                classPlans: { [join, context] sessionClass in
-                    join.beforeLookup()
-                    return context.classPlans.plan(for: sessionClass)
-                }, admit: { [budget = context.budget] _ in budget.tryAdmit() }, outputs: &outputs)
+            if partitions.values[slot].mayWaitForTables(offset: offset), holdsBack(event, record, slot: slot) {
+                partitions.values[slot].nextOffset = offset + 1
+                return
+            }
+            apply(event, slot: slot, wallMs: wallMs)
         case .failure(let rejection):
+            // A bad record of a held session waits behind the session's earlier records, so the
+            // session's outputs keep their order.
+            if !partitions.values[slot].parked.isEmpty, holdsBackRejected(record, slot: slot) {
+                partitions.values[slot].nextOffset = offset + 1
+                return
+            }
             outputs.reject(rejection)
         }
         partitions.values[slot].nextOffset = offset + 1
         produceOutputs(of: InputRecord(partition: partition, offset: offset, key: record.key, value: record.value))
+    }
+
+    /// Hands `event` to the engine with the tables as they are read now.
+    @inline(__always)
+    mutating func apply(_ event: WorkoutEvent, slot: Dictionary<Int32, PartitionState>.Index, wallMs: Int64) {
+        partitions.values[slot].store.handle(
+            event, wallMs: wallMs, profiles: { [profiles = context.profiles] in profiles.profile(for: $0) },
+            classPlans: { [classPlans = context.classPlans] in classPlans.plan(for: $0) },
+            admit: { [budget = context.budget] _ in budget.tryAdmit() }, outputs: &outputs)
     }
 
     /// Produces the engine's outputs for `input`, counts them, and frees a place under the

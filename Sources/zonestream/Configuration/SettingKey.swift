@@ -72,7 +72,7 @@ struct SettingKey: Sendable {
                 "larger values are dead-lettered as too_large"),
             SettingKey(
                 "max_future_ms", processor.maxFutureMs, .integer(0...9_007_199_254_740_992),
-                "an event's time (a series' last value's) more than this after its record's Kafka timestamp is dead-lettered as out_of_range"
+                "an event's time (a series' last value's) more than this after the earlier of its record's Kafka timestamp and the processor's clock is dead-lettered as out_of_range"
             ),
             SettingKey("max_gap_ms", engine.maxGapMs, .integer(1...86_400_000), "how long one sample covers at most"),
             SettingKey(

@@ -1,0 +1,71 @@
+import Dispatch
+import Synchronization
+
+/// Which records of `workout-events` the tables are read as of (contract, section 1), shared by
+/// the workers and the ``TableProber`` that advances it.
+///
+/// Per input partition it holds an offset below which every record is covered: every record
+/// that reached `zone-profiles` or `class-plans` before such a record reached `workout-events`
+/// has been applied by the table readers. A fact about offsets stays true, so the offsets only
+/// grow and survive reassignments. A worker reads it (a lock, taken only for a session start
+/// its own copy does not cover) and, for a record not covered yet, asks for it
+/// (``demand(partition:below:)``); it never sends a request itself.
+final class TableCoverage: Sendable {
+    private let covered = Mutex<[Int32: Int64]>([:])
+    private let demands = Mutex<[Int32: Int64]>([:])
+    /// Woken by a demand, so a probe starts at once rather than at its next interval.
+    let wake = DispatchSemaphore(value: 0)
+    /// When the prober's current round started (uptime ns), 0 while none is in flight.
+    private let roundStartedNs = Atomic<UInt64>(0)
+
+    init() {}
+
+    /// The offset below which every record of `partition` is covered (0: none known yet).
+    func coveredBelow(_ partition: Int32) -> Int64 { covered.withLock { $0[partition] ?? 0 } }
+
+    /// Asks for the records of `partition` below `offset` to be covered.
+    func demand(partition: Int32, below offset: Int64) {
+        let fresh = demands.withLock { demands in
+            guard (demands[partition] ?? 0) < offset else { return false }
+            demands[partition] = offset
+            return true
+        }
+        if fresh { wake.signal() }
+    }
+
+    /// Whether the prober's current round has been waiting for the brokers (or the readers)
+    /// longer than `waitMs`: a session start then does not wait at all, so a slow broker costs
+    /// one wait until it answers again rather than one per session.
+    func isStalled(waitMs: Int, nowNs: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        let started = roundStartedNs.load(ordering: .acquiring)
+        return started != 0 && nowNs &- started > UInt64(waitMs) &* 1_000_000
+    }
+
+    // MARK: The prober's side
+
+    func takeDemands() -> [Int32: Int64] {
+        demands.withLock { demands in
+            defer { demands.removeAll(keepingCapacity: true) }
+            return demands
+        }
+    }
+
+    /// Puts back demands a round could not serve (the brokers did not answer).
+    func restore(demands lost: [Int32: Int64]) {
+        demands.withLock { $0.merge(lost) { max($0, $1) } }
+    }
+
+    /// Whether every candidate is covered already (nothing for a round to do).
+    func covers(_ candidates: [Int32: Int64]) -> Bool {
+        covered.withLock { covered in candidates.allSatisfy { $0.value <= (covered[$0.key] ?? 0) } }
+    }
+
+    func roundStarted(atNs now: UInt64) { roundStartedNs.store(max(now, 1), ordering: .releasing) }
+
+    func roundEnded() { roundStartedNs.store(0, ordering: .releasing) }
+
+    /// Records that every record below `candidates` is covered.
+    func publish(_ candidates: [Int32: Int64]) {
+        covered.withLock { $0.merge(candidates) { max($0, $1) } }
+    }
+}
