@@ -14,12 +14,30 @@ import ZoneTestSupport
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/snapshots")
 
-    /// The session the fixture holds, played up to the snapshot.
-    static func recordedSession() -> EngineHarness {
+    /// The plan of the fixtures from format 3 on: ten-second steps, work (heart-rate zones 4-5
+    /// and at least 200 W) and recovery (zones 1-2) repeated six times, then a cooldown.
+    static let plan = WorkoutPlan(
+        name: "fixture-intervals", source: .session, anchor: 1_717_200_000_000,
+        steps: (0..<6).flatMap { _ in
+            [
+                PlanStep(
+                    purpose: .work, durationMs: 10_000,
+                    targets: PerQuantity(
+                        heartRate: .zones(low: 4, high: 5), cyclingPower: .values(minimum: 200, maximum: nil))),
+                PlanStep(
+                    purpose: .recovery, durationMs: 10_000,
+                    targets: PerQuantity(heartRate: .zones(low: 1, high: 2), cyclingPower: nil)),
+            ]
+        } + [PlanStep(purpose: .cooldown, durationMs: 20_000, targets: PerQuantity(repeating: nil))])
+
+    /// The session the fixture holds, played up to the snapshot (with ``plan`` from format 3 on).
+    static func recordedSession(planned: Bool = false) -> EngineHarness {
         var h = EngineHarness()
         h.profiles["ana"] = PersonProfile(
             person: "ana", age: 40, functionalThresholdPower: 240, weightKg: 61.5, sex: .female)
-        h.start(person: "ana", activity: "cycling")
+        var request = SessionStartRequest(person: "ana", activity: "cycling")
+        request.plan = planned ? plan : nil
+        h.send(.sessionStart(request), at: 0)
         h.send(.activityStart("intervals"), at: 0)
         for second in stride(from: 0.0, to: 60, by: 5) {
             h.hr(100 + second * 1.3, at: second)
@@ -58,6 +76,14 @@ import ZoneTestSupport
         #expect(ExpectationComparison.jsonEqual([finished], [expected]), "\(finished)")
     }
 
+    /// Recorded by 0.8.0 with a plan of its own: the plan and every step's time in target
+    /// come back as they were.
+    @Test func aVersion3SnapshotWithAPlanIsRestoredAndFinishesAsRecorded() throws {
+        let finished = try Self.restoreAndFinish(version: 3)
+        let expected = try Self.recordedFinish(version: 3)
+        #expect(ExpectationComparison.jsonEqual([finished], [expected]), "\(finished)")
+    }
+
     static func recordedFinish(version: Int) throws -> Any {
         try JSONSerialization.jsonObject(
             with: Data(contentsOf: directory.appendingPathComponent("v\(version)-session.finished.json")))
@@ -78,9 +104,9 @@ import ZoneTestSupport
     /// ZONESTREAM_WRITE_SNAPSHOT_FIXTURE=v<N>), never to make the test above pass.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["ZONESTREAM_WRITE_SNAPSHOT_FIXTURE"] != nil))
     func writeFixture() throws {
-        var h = Self.recordedSession()
-        let session = try #require(h.live)
         let name = ProcessInfo.processInfo.environment["ZONESTREAM_WRITE_SNAPSHOT_FIXTURE"] ?? "v1"
+        var h = Self.recordedSession(planned: (Int(name.dropFirst()) ?? 1) >= 3)
+        let session = try #require(h.live)
         try Data(session.snapshot()).write(to: Self.directory.appendingPathComponent("\(name)-session.bin"))
         let ended = h.end(at: 80)
         let summary = try #require(ended)
