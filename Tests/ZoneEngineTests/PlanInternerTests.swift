@@ -1,15 +1,15 @@
 import Testing
 import ZoneEngine
 
-/// Sessions read back from snapshots share one instance of each plan, and the interner lets go
-/// of the plans no session holds any more.
+/// Sessions share one instance of each plan, and one copy of each plan's steps whatever their
+/// anchors; the interner lets go of the plans no session holds any more.
 @Suite struct PlanInternerTests {
-    static func plan(anchor: Int64, steps: Int = 20) -> WorkoutPlan {
+    static func plan(anchor: Int64, steps: Int = 20, stepMs: Int64 = 60_000) -> WorkoutPlan {
         WorkoutPlan(
             name: "intervals", source: .class, anchor: anchor,
             steps: (0..<steps).map { index in
                 PlanStep(
-                    purpose: index % 2 == 0 ? .work : .recovery, durationMs: 60_000,
+                    purpose: index % 2 == 0 ? .work : .recovery, durationMs: stepMs,
                     targets: PerQuantity(heartRate: .zones(low: 3, high: 4), cyclingPower: nil))
             })
     }
@@ -24,7 +24,7 @@ import ZoneEngine
         return session
     }
 
-    @Test func sessionsOfOnePlanShareItsInstanceAndOtherPlansDoNot() throws {
+    @Test func sessionsOfOnePlanShareItsInstanceAndPlansOfItsStepsShareThem() throws {
         let plans = PlanInterner()
         let classPlan = Self.plan(anchor: 0)
         let first = try Self.readBack(Self.session("a", plan: classPlan), plans: plans)
@@ -33,8 +33,11 @@ import ZoneEngine
         let otherSteps = try Self.readBack(Self.session("d", plan: Self.plan(anchor: 0, steps: 19)), plans: plans)
         let (firstPlan, secondPlan) = (try #require(first.plan), try #require(second.plan))
         #expect(firstPlan === secondPlan)
-        #expect(otherAnchor.plan !== firstPlan && otherSteps.plan !== firstPlan)
-        #expect(plans.count == 3)
+        let (anchoredLater, shorter) = (try #require(otherAnchor.plan), try #require(otherSteps.plan))
+        #expect(anchoredLater !== firstPlan && anchoredLater.sharesSteps(with: firstPlan))
+        #expect(anchoredLater.start(ofStep: 1) == 120_000, "its own anchor, the shared steps")
+        #expect(!shorter.sharesSteps(with: firstPlan))
+        #expect(plans.count == 2, "one entry per distinct steps")
         // Each session keeps its own progress against the shared plan.
         var advanced = second
         _ = advanced.applySample(.heartRate, at: 61_000, value: 100, settings: EngineSettings())
@@ -45,15 +48,18 @@ import ZoneEngine
     @Test func plansNoSessionHoldsAreLetGo() throws {
         let plans = PlanInterner()
         var held: [WorkoutSession] = []
-        for anchor in 0..<1_000 {
-            let session = try Self.readBack(
-                Self.session("s\(anchor)", plan: Self.plan(anchor: Int64(anchor))), plans: plans)
-            if anchor < 10 { held.append(session) }
+        for index in 0..<1_000 {
+            let plan = Self.plan(anchor: 0, stepMs: 60_000 + Int64(index))
+            let session = try Self.readBack(Self.session("s\(index)", plan: plan), plans: plans)
+            if index < 10 { held.append(session) }
         }
         // Only the ten held plans, and those read since the last sweep, are left.
         #expect(plans.count < 200, "\(plans.count) plans kept")
         #expect(held.count == 10)
-        let again = try Self.readBack(Self.session("again", plan: Self.plan(anchor: 3)), plans: plans)
+        let again = try Self.readBack(Self.session("again", plan: Self.plan(anchor: 0, stepMs: 60_003)), plans: plans)
         #expect(again.plan === held[3].plan)
+        let later = try Self.readBack(
+            Self.session("later", plan: Self.plan(anchor: 5_000, stepMs: 60_003)), plans: plans)
+        #expect(try #require(later.plan).sharesSteps(with: try #require(held[3].plan)))
     }
 }

@@ -137,7 +137,7 @@ import ZoneTestSupport
         }
 
         func step(at timestamp: Int64) -> Int? {
-            plan.steps.indices.first { plan.starts[$0] <= timestamp && timestamp < plan.starts[$0 + 1] }
+            plan.steps.indices.first { plan.start(ofStep: $0) <= timestamp && timestamp < plan.end(ofStep: $0) }
         }
 
         func milliseconds(samples: [(at: Int64, value: Double)], end: Int64) -> [Int64] {
@@ -146,7 +146,7 @@ import ZoneTestSupport
                 let next = index + 1 < samples.count ? samples[index + 1].at : end
                 let coverageEnd = min(next, sample.at + maxGapMs)
                 for step in plan.steps.indices {
-                    let overlap = min(coverageEnd, plan.starts[step + 1]) - max(sample.at, plan.starts[step])
+                    let overlap = min(coverageEnd, plan.end(ofStep: step)) - max(sample.at, plan.start(ofStep: step))
                     guard overlap > 0, let status = status(step: step, value: sample.value) else { continue }
                     counts[step * 3 + Int(status.rawValue)] += overlap
                 }

@@ -87,10 +87,11 @@ struct TableJoinTests {
             }
             #expect(seen, "the regular member's zone change after batch \(batch)")
         }
-        #expect(Eventually.holds(within: 30, poll: 0.01) {
-            look()
-            return firstZone.count == members.count
-        })
+        #expect(
+            Eventually.holds(within: 30, poll: 0.01) {
+                look()
+                return firstZone.count == members.count
+            })
 
         let limit = Double(Self.joinWaitMs) / 1000
         #expect(regularLatencies.allSatisfy { $0 < limit / 2 }, "regular member held: \(regularLatencies)")

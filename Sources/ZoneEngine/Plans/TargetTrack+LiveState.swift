@@ -98,13 +98,13 @@ extension TargetTrack {
         var index = Int(stateCursor)
         // Samples come in time order, so the cursor is never past a new sample's step; were
         // it, the search starts again from the first step.
-        if timestamp < steps.starts[index] { index = 0 }
-        while index < count && steps.starts[index + 1] <= timestamp { index += 1 }
+        if timestamp < steps.start(index) { index = 0 }
+        while index < count && steps.start(index + 1) <= timestamp { index += 1 }
         stateCursor = Int16(index)
         if index == count {
             cacheOutside(step: index, to: .max)
-        } else if timestamp < steps.starts[index] {
-            cacheOutside(step: 0, to: steps.starts[0])
+        } else if timestamp < steps.start(index) {
+            cacheOutside(step: 0, to: steps.start(0))
         } else {
             cache(step: index, zones: zones)
         }
@@ -121,7 +121,7 @@ extension TargetTrack {
     /// Caches step `index`'s bounds and its target compiled against the track's zones.
     private mutating func cache(step index: Int, zones: borrowing ZoneConfiguration?) {
         cachedStep = Int16(index)
-        cachedEnd = steps.starts[index + 1]
+        cachedEnd = steps.start(index + 1)
         cachedTarget = TargetBounds(steps.target(ofStep: index), zones: copy zones)
     }
 }

@@ -23,23 +23,35 @@ struct TargetTrack: Sendable {
         // write); everything else is immutable.
         let plan: WorkoutPlan
         let quantity: Quantity
-        /// The plan's step bounds (its buffer, shared by every session of the plan).
-        let starts: [Int64]
+        /// The plan's anchor and step bounds relative to it (their buffer, shared by every
+        /// session of the plan's steps).
+        let anchor: Int64
+        let offsets: [Int64]
         /// Milliseconds per step and status: index step * 3 + status, except what is still
-        /// running (the running step's sums and the open run). 32 bits: a step lasts at most
-        /// a day (the contract's bound, 86,400,000 ms), and each session following a plan
-        /// holds these, so they are half its plan's memory of 64-bit counts.
-        @exclusivity(unchecked) var counts: [Int32]
+        /// running (the running step's sums and the open run); only as far as the last step
+        /// settled (a step never reached counts nothing, and takes no memory). 32 bits: a step
+        /// lasts at most a day (the contract's bound, 86,400,000 ms).
+        @exclusivity(unchecked) var counts: [Int32] = []
 
         init(plan: WorkoutPlan, quantity: Quantity) {
             self.plan = plan
             self.quantity = quantity
-            starts = plan.starts
-            counts = Array(repeating: 0, count: plan.steps.count * 3)
+            anchor = plan.anchor
+            offsets = plan.offsets
         }
 
         /// How many steps the plan has.
-        var count: Int { starts.count - 1 }
+        var count: Int { offsets.count - 1 }
+
+        /// When step `index` starts (`count`: when the plan ends).
+        @inline(__always)
+        func start(_ index: Int) -> Int64 { anchor &+ offsets[index] }
+
+        /// Makes room in ``counts`` for step `step`'s three counts.
+        func reserve(step: Int) {
+            let needed = step * 3 + 3
+            if counts.count < needed { counts.append(contentsOf: repeatElement(0, count: needed - counts.count)) }
+        }
 
         /// This quantity's target in step `index`, read from the plan (which its sessions share,
         /// so it stays in cache however many sessions follow it).
@@ -132,7 +144,8 @@ struct TargetTrack: Sendable {
     /// Milliseconds per step and status (index step * 3 + status), with what is running and
     /// the open run added; `covered` is the track's covered milliseconds.
     func settledCounts(covered: Int64) -> [Int64] {
-        var settled = steps.counts.map(Int64.init)
+        var settled = [Int64](repeating: 0, count: steps.count * 3)
+        for (index, count) in steps.counts.enumerated() { settled[index] = Int64(count) }
         if runningStep >= 0 {
             let base = Int(runningStep) * 3
             settled[base] += Int64(runningIn)
@@ -159,6 +172,7 @@ struct TargetTrack: Sendable {
     private mutating func settleRunning(startingStep step: Int16) {
         if runningStep >= 0 {
             if !isKnownUniquelyReferenced(&steps) { steps = steps.copy() }
+            steps.reserve(step: Int(runningStep))
             let base = Int(runningStep) * 3
             // Within a step's day at most; clamped all the same, so no count can trap.
             @inline(__always)
@@ -214,10 +228,10 @@ struct TargetTrack: Sendable {
         let steps = self.steps
         let count = steps.count
         var index = Int(creditCursor)
-        while index < count && steps.starts[index + 1] <= from { index += 1 }
+        while index < count && steps.start(index + 1) <= from { index += 1 }
         creditCursor = Int16(index)
-        while index < count && steps.starts[index] < to {
-            let overlap = min(to, steps.starts[index + 1]) - max(from, steps.starts[index])
+        while index < count && steps.start(index) < to {
+            let overlap = min(to, steps.start(index + 1)) - max(from, steps.start(index))
             if overlap > 0, let target = steps.target(ofStep: index),
                 let status = target.status(of: value, zone: zone, zoneCount: zoneCount)
             {

@@ -1,6 +1,8 @@
 /// A coach's plan for a session (contract, "Plans and targets"): timed steps in order, each
 /// with an optional target per quantity, anchored at a time. Flattened (repeat blocks
-/// unrolled) and immutable, so every session of a class shares one instance.
+/// unrolled) and immutable, so every session of a class shares one instance; plans of the same
+/// steps at other anchors (each member's own copy of a plan, anchored at their start) share
+/// the steps' storage (``sharingSteps(of:)``).
 public final class WorkoutPlan: Sendable {
     /// Where a session's plan came from.
     public enum Source: String, Sendable {
@@ -15,41 +17,61 @@ public final class WorkoutPlan: Sendable {
     /// When step 1 starts.
     public let anchor: Int64
     public let steps: [PlanStep]
-    /// Step i covers [starts[i], starts[i + 1]); the last entry is the plan's end.
-    let starts: [Int64]
+    /// Step i covers [anchor + offsets[i], anchor + offsets[i + 1]); the last entry is the
+    /// plan's length. Relative to the anchor, so plans of the same steps share it.
+    let offsets: [Int64]
 
-    public init(name: String?, source: Source, anchor: Int64, steps: [PlanStep]) {
+    public convenience init(name: String?, source: Source, anchor: Int64, steps: [PlanStep]) {
+        var offsets: [Int64] = [0]
+        offsets.reserveCapacity(steps.count + 1)
+        for step in steps { offsets.append(offsets[offsets.count - 1] + step.durationMs) }
+        self.init(name: name, source: source, anchor: anchor, steps: steps, offsets: offsets)
+    }
+
+    private init(name: String?, source: Source, anchor: Int64, steps: [PlanStep], offsets: [Int64]) {
         self.name = name
         self.source = source
         self.anchor = anchor
         self.steps = steps
-        var starts = [anchor]
-        for step in steps { starts.append(starts[starts.count - 1] + step.durationMs) }
-        self.starts = starts
+        self.offsets = offsets
     }
 
     /// The same steps from another source and anchor (a class plan as a session uses it).
     public func anchored(at anchor: Int64, source: Source) -> WorkoutPlan {
-        WorkoutPlan(name: name, source: source, anchor: anchor, steps: steps)
+        WorkoutPlan(name: name, source: source, anchor: anchor, steps: steps, offsets: offsets)
+    }
+
+    /// This plan holding `other`'s storage of the steps, which must be equal to its own: one
+    /// copy of a plan's steps for all the sessions that follow it, whatever their anchors.
+    func sharingSteps(of other: WorkoutPlan) -> WorkoutPlan {
+        WorkoutPlan(name: name, source: source, anchor: anchor, steps: other.steps, offsets: other.offsets)
+    }
+
+    /// Whether this plan holds the same storage of its steps as `other`.
+    public func sharesSteps(with other: WorkoutPlan) -> Bool {
+        steps.withUnsafeBufferPointer { mine in
+            other.steps.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
     }
 
     /// When the last step ends.
-    public var end: Int64 { starts[starts.count - 1] }
+    public var end: Int64 { anchor + offsets[offsets.count - 1] }
 
-    public func start(ofStep index: Int) -> Int64 { starts[index] }
+    public func start(ofStep index: Int) -> Int64 { anchor + offsets[index] }
 
     /// The step (0-based) that holds `timestamp`; nil before the anchor or after the end.
     public func step(at timestamp: Int64) -> Int? {
         guard timestamp >= anchor, timestamp < end else { return nil }
+        let offset = timestamp - anchor
         var low = 0
         var high = steps.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
-            if starts[middle] <= timestamp { low = middle } else { high = middle - 1 }
+            if offsets[middle] <= offset { low = middle } else { high = middle - 1 }
         }
         return low
     }
-    public func end(ofStep index: Int) -> Int64 { starts[index + 1] }
+    public func end(ofStep index: Int) -> Int64 { anchor + offsets[index + 1] }
 
     /// The most steps a plan has once flattened (contract, section 3).
     public static let maximumSteps = 200

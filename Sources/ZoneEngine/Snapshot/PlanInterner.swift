@@ -1,21 +1,26 @@
-/// Lets the sessions read back from snapshots share one instance of each plan. The sessions of
-/// a class follow the same plan, and a reader that holds many sessions (warm standbys, the
-/// group-wide table, a restore) would otherwise hold a copy of it per session.
+/// Lets sessions share one copy of each plan's steps. The sessions of a class follow the same
+/// plan, and members who send a plan of their own mostly send the same one, anchored at their
+/// own start: a worker, or a reader that holds many sessions (warm standbys, the group-wide
+/// table, a restore), would otherwise hold a copy of the steps per session.
 ///
 /// Used by one thread. Bounded by the plans its sessions still hold: each time it has doubled
 /// since, it lets go of the plans that only it holds.
 public final class PlanInterner {
-    private var plans: [Content: WorkoutPlan] = [:]
+    private var plans: [Steps: WorkoutPlan] = [:]
     private var sweepAt = 64
 
     public init() {}
 
-    /// The instance already read with the same content, else `plan` (kept for later reads).
+    /// The instance already seen that equals `plan`; else `plan` holding the storage of the
+    /// steps of one already seen, when one has the same steps; else `plan` (kept for later).
     public func interned(_ plan: WorkoutPlan) -> WorkoutPlan {
-        let content = Content(plan)
-        if let known = plans[content] { return known }
+        let steps = Steps(plan.steps)
+        if let known = plans[steps] {
+            if known == plan { return known }
+            return known.sharesSteps(with: plan) ? plan : plan.sharingSteps(of: known)
+        }
         if plans.count >= sweepAt { sweep() }
-        plans[content] = plan
+        plans[steps] = plan
         return plan
     }
 
@@ -23,31 +28,19 @@ public final class PlanInterner {
     public var count: Int { plans.count }
 
     private func sweep() {
-        for content in Array(plans.keys) where isKnownUniquelyReferenced(&plans[content]!) {
-            plans[content] = nil
+        for steps in Array(plans.keys) where isKnownUniquelyReferenced(&plans[steps]!) {
+            plans[steps] = nil
         }
         sweepAt = max(64, plans.count * 2)
     }
 
-    /// A plan's content, without a reference to the plan itself (which would keep every plan
-    /// from ever being held only here).
-    private struct Content: Hashable {
-        let name: String?
-        let source: WorkoutPlan.Source
-        let anchor: Int64
+    /// A plan's steps, the key: hashed by their count and durations.
+    private struct Steps: Hashable {
         let steps: [PlanStep]
 
-        init(_ plan: WorkoutPlan) {
-            name = plan.name
-            source = plan.source
-            anchor = plan.anchor
-            steps = plan.steps
-        }
+        init(_ steps: [PlanStep]) { self.steps = steps }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(name)
-            hasher.combine(source)
-            hasher.combine(anchor)
             hasher.combine(steps.count)
             for step in steps { hasher.combine(step.durationMs) }
         }

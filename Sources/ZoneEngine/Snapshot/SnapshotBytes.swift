@@ -19,6 +19,10 @@ struct SnapshotWriter {
     }
 
     mutating func write(_ value: Int) { write(Int64(value)) }
+
+    mutating func write(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
     mutating func write(_ value: Double) { write(Int64(bitPattern: value.bitPattern)) }
 
     mutating func write(_ value: String) {
@@ -71,6 +75,16 @@ struct SnapshotReader {
     }
 
     mutating func readInt() throws(SnapshotError) -> Int { Int(try readInt64()) }
+
+    mutating func readUInt32() throws(SnapshotError) -> UInt32 {
+        guard bytes.count - position >= 4 else { throw SnapshotError("truncated at byte \(position)") }
+        var value: UInt32 = 0
+        withUnsafeMutableBytes(of: &value) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 4]))
+        }
+        position += 4
+        return UInt32(littleEndian: value)
+    }
 
     mutating func readDouble() throws(SnapshotError) -> Double {
         Double(bitPattern: UInt64(bitPattern: try readInt64()))

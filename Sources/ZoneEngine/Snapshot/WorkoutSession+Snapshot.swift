@@ -1,8 +1,9 @@
 extension WorkoutSession {
     /// The snapshot format's version byte. Version 2 adds the class and effort, version 3 the
-    /// plan and its progress; a reader takes versions 1 and 2 too (no class, no effort, no plan:
-    /// what a session had before they were counted) and refuses any other.
-    public static let snapshotVersion: UInt8 = 3
+    /// plan and its progress, version 4 writes them compactly (each distinct step once, time in
+    /// target only for the steps reached); a reader takes every earlier version too (no class,
+    /// no effort, no plan: what a session had before they were counted) and refuses any other.
+    public static let snapshotVersion: UInt8 = 4
 
     /// The whole state of the session as bytes, for the changelog topic: restoring it
     /// elsewhere and applying the same later events gives the same outputs, counters included.
@@ -29,9 +30,9 @@ extension WorkoutSession {
         }
         if withPlan {
             writer.write(plan != nil)
-            plan?.write(to: &writer)
+            plan?.write(to: &writer, format: format)
             for quantity in Quantity.allCases {
-                tracks[quantity].target?.write(to: &writer, covered: tracks[quantity].coveredMs)
+                tracks[quantity].target?.write(to: &writer, covered: tracks[quantity].coveredMs, format: format)
             }
         }
         writer.write(pausedMs)
@@ -81,14 +82,16 @@ extension WorkoutSession {
         var power = try QuantityTrack(.cyclingPower, reading: &reader)
         if version >= 2 { try power.readEffort(from: &reader) } else { power.markEffortUnknown() }
         if version >= 3, try reader.readBool() {
-            let read = try WorkoutPlan.read(from: &reader)
+            let read = try WorkoutPlan.read(from: &reader, version: version)
             let plan = plans?.interned(read) ?? read
             self.plan = plan
             if TargetTrack.tracks(.heartRate, of: plan) {
-                heartRate.target = try TargetTrack(plan: plan, quantity: .heartRate, reading: &reader)
+                heartRate.target = try TargetTrack(
+                    plan: plan, quantity: .heartRate, reading: &reader, version: version)
             }
             if TargetTrack.tracks(.cyclingPower, of: plan) {
-                power.target = try TargetTrack(plan: plan, quantity: .cyclingPower, reading: &reader)
+                power.target = try TargetTrack(
+                    plan: plan, quantity: .cyclingPower, reading: &reader, version: version)
             }
         }
         tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)

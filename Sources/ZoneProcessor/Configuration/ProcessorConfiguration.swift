@@ -68,9 +68,10 @@ public struct ProcessorConfiguration: Sendable {
     public var instanceID: String?
     /// The identity transactional ids carry: ``instanceID``, or the one the processor drew.
     var transactionalIdentity = ""
-    /// The session snapshot format written to the changelog (`changelog.snapshot_format`): 3,
-    /// or 2 or 1 during a rolling upgrade from a release that reads only those (no plan, and
-    /// with 1 no class and no effort, are kept then). Every format is read.
+    /// The session snapshot format written to the changelog (`changelog.snapshot_format`): 4,
+    /// or an earlier one during a rolling upgrade from a release that reads only that (3: the
+    /// plan written in full; 2: no plan kept; 1: no class and no effort either). Every format
+    /// is read.
     public var snapshotFormat = WorkoutSession.snapshotVersion
     /// Records a worker takes from librdkafka at once (`batch_size`).
     public var batchSize = 4096

@@ -54,6 +54,8 @@ struct WorkerLoop: ~Copyable {
     let liveSessionsGauge: Gauge
     /// Holds session starts until the tables are read as of them.
     var join: TableJoin
+    /// One copy of each plan's steps for this worker's sessions (``applyStart(_:_:slot:wallMs:)``).
+    let plans = PlanInterner()
 
     init(worker: PartitionWorker, context: WorkerContext) {
         self.worker = worker
@@ -190,10 +192,32 @@ struct WorkerLoop: ~Copyable {
     /// Hands `event` to the engine with the tables as they are read now.
     @inline(__always)
     mutating func apply(_ event: WorkoutEvent, slot: Dictionary<Int32, PartitionState>.Index, wallMs: Int64) {
+        if case .sessionStart(let request) = event.body, request.plan != nil {
+            return applyStart(event, request, slot: slot, wallMs: wallMs)
+        }
+        handle(event, slot: slot, wallMs: wallMs)
+    }
+
+    @inline(__always)
+    private mutating func handle(_ event: WorkoutEvent, slot: Dictionary<Int32, PartitionState>.Index, wallMs: Int64) {
         partitions.values[slot].store.handle(
             event, wallMs: wallMs, profiles: { [profiles = context.profiles] in profiles.profile(for: $0) },
             classPlans: { [classPlans = context.classPlans] in classPlans.plan(for: $0) },
             admit: { [budget = context.budget] _ in budget.tryAdmit() }, outputs: &outputs)
+    }
+
+    /// A `session_start` with a plan of its own: the plan shares the steps of one this worker
+    /// holds already, when they are the same.
+    @inline(never)
+    private mutating func applyStart(
+        _ event: WorkoutEvent, _ request: SessionStartRequest, slot: Dictionary<Int32, PartitionState>.Index,
+        wallMs: Int64
+    ) {
+        var request = request
+        request.plan = request.plan.map { plans.interned($0) }
+        handle(
+            WorkoutEvent(session: event.session, timestamp: event.timestamp, body: .sessionStart(request)), slot: slot,
+            wallMs: wallMs)
     }
 
     /// Produces the engine's outputs for `input`, counts them, and frees a place under the

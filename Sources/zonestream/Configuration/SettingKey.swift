@@ -138,8 +138,9 @@ struct SettingKey: Sendable {
                 "normalize.cycling_power.boundaries", "", .boundaries,
                 "normalization model for power in W (empty: none)"),
             SettingKey(
-                "changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...3),
-                "session snapshot format written (1: during a rolling upgrade from a release that reads only 1)"),
+                "changelog.snapshot_format", Int(processor.snapshotFormat), .integer(1...4),
+                "session snapshot format written (an earlier one during a rolling upgrade from a release that reads only that)"
+            ),
             SettingKey("topics.workout_events", topics.workoutEvents, .nonEmpty, "input topic"),
             SettingKey("topics.zone_profiles", topics.zoneProfiles, .nonEmpty, "profiles topic (compacted)"),
             SettingKey("topics.zone_changes", topics.zoneChanges, .nonEmpty, "zone-change events"),
