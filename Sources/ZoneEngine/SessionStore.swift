@@ -51,12 +51,12 @@ public struct SessionStore: Sendable {
     /// person's profile; it is read only when a session starts (or a `session_start` sets the
     /// person of a live session). `classPlans` looks up a class's plan, read only when a
     /// `session_start` with a class and no plan of its own starts a session. `admit` decides
-    /// whether a new session may start (a cap on live sessions, counted by the caller, which
-    /// frees a place for each finished workout it reads); a refused one is dead-lettered as
-    /// `session_limit`.
+    /// whether a new session may start, given the plan it would follow (caps on live sessions
+    /// and their memory, counted by the caller, which frees a place for each finished workout it
+    /// reads); a refused one is dead-lettered as `session_limit`.
     public mutating func handle(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        classPlans: (String) -> WorkoutPlan? = { _ in nil }, admit: (String) -> Bool = { _ in true },
+        classPlans: (String) -> WorkoutPlan? = { _ in nil }, admit: (WorkoutPlan?) -> Bool = { _ in true },
         outputs: inout EngineOutputs
     ) {
         if let slot = slots.slot(of: event.session) {
@@ -114,7 +114,7 @@ public struct SessionStore: Sendable {
 
     private mutating func start(
         _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        classPlans: (String) -> WorkoutPlan?, admit: (String) -> Bool, outputs: inout EngineOutputs
+        classPlans: (String) -> WorkoutPlan?, admit: (WorkoutPlan?) -> Bool, outputs: inout EngineOutputs
     ) {
         var session: WorkoutSession
         var rejection: Rejection?
@@ -137,7 +137,7 @@ public struct SessionStore: Sendable {
                 profile: nil, wallMs: wallMs)
         }
         if case .sessionStart = event.body {
-            guard Self.admit(event.session, by: admit, outputs: &outputs) else { return }
+            guard Self.admit(session, by: admit, outputs: &outputs) else { return }
             insert(session)
             if let rejection { outputs.reject(rejection) }
             return
@@ -151,7 +151,7 @@ public struct SessionStore: Sendable {
             outputs.reject(Rejection(.invalidTransition, "activity_end with no activity open"))
             return
         }
-        guard Self.admit(event.session, by: admit, outputs: &outputs) else { return }
+        guard Self.admit(session, by: admit, outputs: &outputs) else { return }
         insert(session)
         applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, outputs: &outputs)
     }
@@ -165,12 +165,17 @@ public struct SessionStore: Sendable {
         request.planDefect.map { Rejection(.invalidPlan, $0) }
     }
 
-    /// Asks `admit` whether a new session may start; dead-letters the event when not.
-    private static func admit(_ id: String, by admit: (String) -> Bool, outputs: inout EngineOutputs) -> Bool {
-        guard admit(id) else {
+    /// Asks `admit` whether a new session may start, with the plan it would follow;
+    /// dead-letters the event when not.
+    private static func admit(
+        _ session: WorkoutSession, by admit: (WorkoutPlan?) -> Bool, outputs: inout EngineOutputs
+    ) -> Bool {
+        guard admit(session.plan) else {
             outputs.reject(
                 Rejection(
-                    .sessionLimit, "the live-session limit of this instance is reached; session \(id) not started"))
+                    .sessionLimit,
+                    "the live-session limit of this instance is reached (max_live_sessions, max_session_memory_mb); session \(session.id) not started"
+                ))
             return false
         }
         return true

@@ -117,7 +117,8 @@ extension ZoneProcessor {
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             classPlans: classPlans, tableCoverage: tableCoverage, metrics: metrics, directory: sessionDirectory,
             changelogFollower: changelogFollower,
-            budget: SessionBudget(limit: configuration.maxLiveSessions),
+            budget: SessionBudget(
+                limit: configuration.maxLiveSessions, byteLimit: configuration.maxSessionMemoryMb << 20),
             logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
         return (0..<max(1, configuration.workers)).map {
             PartitionWorker(index: $0, queue: consumer.makeQueue(batchSize: configuration.batchSize), context: context)

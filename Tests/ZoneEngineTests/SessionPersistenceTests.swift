@@ -138,7 +138,7 @@ import ZoneTestSupport
         var store = SessionStore()
         var outputs = EngineOutputs()
         var admitted = 0
-        let admitTwo: (String) -> Bool = { _ in
+        let admitTwo: (WorkoutPlan?) -> Bool = { _ in
             guard admitted < 2 else { return false }
             admitted += 1
             return true

@@ -152,3 +152,39 @@ struct TableJoinTests {
         #expect(state.commitOffset == 11 && state.appliedThrough("a") == 11)
     }
 }
+
+/// The caps on live sessions: a count, and their estimated memory, so sessions with long plans
+/// of their own cannot fill the memory under the count's cap.
+@Suite struct SessionBudgetTests {
+    static func plan(steps: Int, source: WorkoutPlan.Source) -> WorkoutPlan {
+        WorkoutPlan(
+            name: nil, source: source, anchor: 0,
+            steps: (0..<steps).map { _ in
+                PlanStep(
+                    purpose: .work, durationMs: 60_000,
+                    targets: PerQuantity(heartRate: .zones(low: 4, high: 5), cyclingPower: nil))
+            })
+    }
+
+    @Test func longPlansOfTheirOwnAreRefusedByMemoryWhilePlainSessionsStillStart() {
+        let own = Self.plan(steps: 200, source: .session)
+        let ownBytes = SessionBudget.estimatedBytes(plan: own)
+        #expect(ownBytes > 10 * SessionBudget.estimatedBytes(plan: nil))
+        #expect(
+            SessionBudget.estimatedBytes(plan: Self.plan(steps: 9, source: .class)) < 2 * SessionBudget.sessionBytes)
+        let budget = SessionBudget(limit: 1_000, byteLimit: 3 * ownBytes)
+        #expect((0..<3).allSatisfy { _ in budget.tryAdmit(plan: own) })
+        #expect(!budget.tryAdmit(plan: own), "a fourth long plan is over the memory cap")
+        #expect(budget.liveCount == 3 && budget.liveBytes == 3 * ownBytes)
+        budget.release(plan: own)
+        #expect(budget.tryAdmit(plan: nil) && budget.tryAdmit(plan: nil), "room for plain sessions")
+        #expect(budget.liveBytes == 2 * ownBytes + 2 * SessionBudget.sessionBytes)
+    }
+
+    @Test func theCountCapStillHoldsAndARefusalTakesNothing() {
+        let budget = SessionBudget(limit: 2)
+        #expect(budget.tryAdmit(plan: nil) && budget.tryAdmit(plan: nil))
+        #expect(!budget.tryAdmit(plan: nil))
+        #expect(budget.liveCount == 2 && budget.liveBytes == 2 * SessionBudget.sessionBytes)
+    }
+}

@@ -26,6 +26,10 @@ public struct ProcessorConfiguration: Sendable {
     /// dead-lettered as `session_limit`, so a flood of new ids cannot exhaust memory.
     /// 400,000 fit the shipped 1 GiB limits with the restore peak (docs/how-to/size.md).
     public var maxLiveSessions = 400_000
+    /// The cap on the live sessions' estimated memory per instance, in MiB
+    /// (`max_session_memory_mb`): a new session over it is dead-lettered as `session_limit`, so
+    /// sessions with long plans of their own cannot fill the memory under the count's cap.
+    public var maxSessionMemoryMb = 640
     /// The most persons the profile table holds (`max_profiles`): past it a new person's
     /// profile is refused (counted and logged), so the table, which every instance holds
     /// whole, stays within memory.

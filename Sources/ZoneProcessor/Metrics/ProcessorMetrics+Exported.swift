@@ -29,6 +29,7 @@ extension ProcessorMetrics {
         let joinWait: Timer
         let joinTimeouts: Counter
         let joinsUnwaited: Counter
+        let sessionMemory: Gauge
         let probeDuration: Timer
         let probeFailures: Counter
         let persons: Gauge
@@ -68,6 +69,7 @@ extension ProcessorMetrics {
             joinWait = Timer(label: "zonestream_table_join_wait_seconds", dimensions: [], factory: factory)
             joinTimeouts = counter("zonestream_table_join_timeouts_total")
             joinsUnwaited = counter("zonestream_table_join_unwaited_total")
+            sessionMemory = Gauge(label: "zonestream_session_memory_bytes", dimensions: [], factory: factory)
             probeDuration = Timer(label: "zonestream_table_probe_seconds", dimensions: [], factory: factory)
             probeFailures = counter("zonestream_table_probe_failures_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)

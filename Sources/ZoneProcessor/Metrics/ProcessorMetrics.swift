@@ -237,4 +237,7 @@ public final class ProcessorMetrics: Sendable {
     func liveSessionsGauge(worker: Int) -> Gauge {
         Gauge(label: "zonestream_live_sessions", dimensions: [("worker", "\(worker)")], factory: factory)
     }
+
+    /// The live sessions' estimated memory, as `max_session_memory_mb` counts it.
+    func recordSessionMemory(bytes: Int) { exported.sessionMemory.record(bytes) }
 }

@@ -25,7 +25,7 @@ extension WorkerLoop {
                 advanceEpochs(waiting: true)
                 var standbys: [Int32: StandbyPartitions.Partition] = [:]
                 for partition in revoked {
-                    context.budget.release(partitions[partition]?.store.liveCount ?? 0)
+                    context.budget.release(partitions[partition]?.store.sessions ?? [])
                     if let state = partitions.removeValue(forKey: partition) {
                         join.dropped(state)
                         standbys[partition] = standby(releasing: partition, state)
@@ -40,7 +40,7 @@ extension WorkerLoop {
             case .stop(let done):
                 sealEpoch()
                 advanceEpochs(waiting: true)
-                context.budget.release(partitions.values.reduce(0) { $0 + $1.store.liveCount })
+                for state in partitions.values { context.budget.release(state.store.sessions) }
                 for state in partitions.values { join.dropped(state) }
                 partitions.removeAll()
                 unpublish(partitions: nil)

@@ -49,7 +49,7 @@ extension WorkerLoop {
         // retention start again now (a restart is never a session's silence).
         state.store.restartIdleClocks(at: state.idleClock.time(at: WallClock.nowMs()))
         state.assignedOffset = committedOffset(of: partition)
-        context.budget.add(state.store.liveCount)
+        context.budget.add(state.store.sessions)
         let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         context.metrics.countRestore(
             sessions: state.store.liveCount, microseconds: Int(elapsedMs * 1000), refused: restored.recordsRefused)

@@ -203,7 +203,7 @@ struct WorkerLoop: ~Copyable {
         partitions.values[slot].store.handle(
             event, wallMs: wallMs, profiles: { [profiles = context.profiles] in profiles.profile(for: $0) },
             classPlans: { [classPlans = context.classPlans] in classPlans.plan(for: $0) },
-            admit: { [budget = context.budget] _ in budget.tryAdmit() }, outputs: &outputs)
+            admit: { [budget = context.budget] in budget.tryAdmit(plan: $0) }, outputs: &outputs)
     }
 
     /// A `session_start` with a plan of its own: the plan shares the steps of one this worker
@@ -221,11 +221,12 @@ struct WorkerLoop: ~Copyable {
     }
 
     /// Produces the engine's outputs for `input`, counts them, and frees a place under the
-    /// live-session cap for each finished workout.
+    /// live-session caps for each finished workout.
     mutating func produceOutputs(of input: InputRecord) {
         guard !outputs.isEmpty else { return }
-        let finished = counts.count(outputs)
-        if finished > 0 { context.budget.release(finished) }
+        if counts.count(outputs) > 0 {
+            for summary in outputs.finished { context.budget.release(plan: summary.plan?.plan) }
+        }
         output.produce(outputs, of: input)
         outputs.removeAll()
     }
@@ -255,6 +256,7 @@ struct WorkerLoop: ~Copyable {
         let live = partitions.values.reduce(0) { $0 + $1.store.liveCount }
         worker.liveSessions.store(live, ordering: .relaxed)
         liveSessionsGauge.record(live)
+        context.metrics.recordSessionMemory(bytes: context.budget.liveBytes)
     }
 
     mutating func fail(_ error: ProcessorError) {

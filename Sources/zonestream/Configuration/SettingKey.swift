@@ -95,6 +95,10 @@ struct SettingKey: Sendable {
                 "max_live_sessions", processor.maxLiveSessions, .integer(1...maximumLiveSessions),
                 "cap on live sessions per instance; new ones over it are dead-lettered as session_limit"),
             SettingKey(
+                "max_session_memory_mb", processor.maxSessionMemoryMb, .integer(1...1_048_576),
+                "cap on the live sessions' estimated memory per instance (1.4 KB a session, more with a plan of its own); new ones over it are dead-lettered as session_limit"
+            ),
+            SettingKey(
                 "max_profiles", processor.maxProfiles, .integer(1...maximumLiveSessions),
                 "cap on persons in the profile table (every instance holds it whole); new persons over it are refused, counted and logged"
             ),

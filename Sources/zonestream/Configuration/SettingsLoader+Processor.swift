@@ -29,6 +29,7 @@ extension SettingsLoader {
             reorderWindowMs: Int64(integer("reorder_window_ms")))
         configuration.engine.targetMinDwellMs = Int64(integer("target_min_dwell_ms"))
         configuration.maxLiveSessions = integer("max_live_sessions")
+        configuration.maxSessionMemoryMb = integer("max_session_memory_mb")
         configuration.maxProfiles = integer("max_profiles")
         configuration.maxPersons = integer("max_persons")
         configuration.maxClassPlans = integer("max_class_plans")
