@@ -9,14 +9,18 @@ import ZoneProcessor
 /// is read against the same floor, measured by the same code, in the same sitting. How a
 /// change's end-to-end cost is told apart from a change of harness.
 public struct BuildComparison: Sendable {
-    /// A build to measure: its name in the report, and its `zonestream` executable.
+    /// A build to measure: its name in the report, its `zonestream` executable, and settings
+    /// of its own (`KEY=VALUE`, as `run --set` takes them), so one build can be measured with
+    /// and without a setting.
     public struct Build: Sendable {
         public var name: String
         public var executable: String
+        public var settings: [String]
 
-        public init(name: String, executable: String) {
+        public init(name: String, executable: String, settings: [String] = []) {
             self.name = name
             self.executable = executable
+            self.settings = settings
         }
     }
 
@@ -141,6 +145,7 @@ public struct BuildComparison: Sendable {
         let run = BenchProcessorRun(
             base: base, topics: topics, group: group, changelogPrefix: names.changelogPrefix, liveViews: true)
         return ChildThroughput.Run(
-            executable: URL(fileURLWithPath: builds[build].executable), configuration: run.configuration)
+            executable: URL(fileURLWithPath: builds[build].executable), configuration: run.configuration,
+            settings: builds[build].settings)
     }
 }

@@ -8,6 +8,8 @@ struct BuildComparisonReport: Codable {
         var name: String
         /// Whether the build read the coaches' class plans (`--class-plans-for`).
         var readsClassPlans: Bool
+        /// Its own settings (`--set-for`).
+        var settings: [String]
         var recordsPerSecond: Spread
         /// Its rate over the floor's in the same round.
         var ratioToFloor: Spread
@@ -51,6 +53,7 @@ struct BuildComparisonReport: Codable {
             let runs = buildRuns[index]
             return BuildFigures(
                 name: build.name, readsClassPlans: comparison.classPlansFor.contains(build.name),
+                settings: build.settings,
                 recordsPerSecond: Spread(runs.map(\.recordsPerSecond)),
                 ratioToFloor: Spread(zip(runs, floorRuns).map { $0.recordsPerSecond / $1.recordsPerSecond }),
                 cpuSecondsPerMillionRecords: Spread(runs.map(\.cpuSecondsPerMillionRecords)),

@@ -14,6 +14,8 @@ enum ChildThroughput {
     struct Run {
         var executable: URL
         var configuration: ProcessorConfiguration
+        /// The build's own settings, after the run's.
+        var settings: [String] = []
 
         /// `zonestream run`'s arguments: every topic named, so every build reads and writes the
         /// run's own. A build that does not know one of these settings refuses to start, and
@@ -32,7 +34,7 @@ enum ChildThroughput {
                 "topics.class_plans=\(topics.classPlans)", "topics.target_changes=\(topics.targetChanges)",
             ]
             return ["run", "--bootstrap-servers", configuration.kafka.bootstrapServers, "--http-port", "0"]
-                + settings.flatMap { ["--set", $0] }
+                + (settings + self.settings).flatMap { ["--set", $0] }
         }
     }
 

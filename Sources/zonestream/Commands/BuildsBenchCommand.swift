@@ -17,6 +17,11 @@ struct BuildsBenchCommand: ParsableCommand {
             "A build (by name, 'this' included) that reads the gym traffic's coached class plans (repeatable); the others follow only the plans members bring."
     )
     var classPlansFor: [String] = []
+    @Option(
+        help:
+            "A setting of one build, NAME:KEY=VALUE as `run --set` takes it (repeatable), e.g. a build named twice, once with join_wait_ms=0."
+    )
+    var setFor: [String] = []
     // Not --records, --partitions, --brokers or --workers: `bench` itself takes those names.
     @Option(help: "Gym records preloaded.") var gymRecords = 4_000_000
     @Option(help: "Partitions of the embedded broker's topics.") var brokerPartitions = 32
@@ -29,7 +34,17 @@ struct BuildsBenchCommand: ParsableCommand {
     var others: [BuildComparison.Build] {
         against.map { entry in
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            return BuildComparison.Build(name: parts.first ?? "", executable: parts.count > 1 ? parts[1] : "")
+            let name = parts.first ?? ""
+            return BuildComparison.Build(
+                name: name, executable: parts.count > 1 ? parts[1] : "", settings: settings(of: name))
+        }
+    }
+
+    /// The `--set-for` settings of the build called `name`.
+    func settings(of name: String) -> [String] {
+        setFor.compactMap { entry in
+            let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
+            return parts.count == 2 && parts[0] == name ? parts[1] : nil
         }
     }
 
@@ -48,6 +63,13 @@ struct BuildsBenchCommand: ParsableCommand {
         for name in classPlansFor where !names.contains(name) {
             throw ValidationError("--class-plans-for: '\(name)' is not a build of this comparison (\(names.sorted()))")
         }
+        for entry in setFor {
+            let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, names.contains(parts[0]), parts[1].contains("=") else {
+                throw ValidationError(
+                    "--set-for takes NAME:KEY=VALUE with NAME a build of this comparison (\(names.sorted())); got '\(entry)'")
+            }
+        }
         try requireOption("--gym-records", gymRecords, in: 1...100_000_000)
         try requireOption("--broker-partitions", brokerPartitions, in: 1...64)
         try BrokerCommand.validate(brokers: brokerCount)
@@ -57,7 +79,8 @@ struct BuildsBenchCommand: ParsableCommand {
 
     func run() throws {
         let logger = Logs.bootstrap(level: "warning")
-        let this = BuildComparison.Build(name: "this", executable: CommandLine.arguments[0])
+        let this = BuildComparison.Build(
+            name: "this", executable: CommandLine.arguments[0], settings: settings(of: "this"))
         var comparison = BuildComparison(builds: [this] + others, output: report)
         comparison.records = gymRecords
         comparison.partitions = brokerPartitions
