@@ -164,7 +164,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneStreamCommandTests", dependencies: ["zonestream"], swiftSettings: strictSettings),
-        .testTarget(name: "DocumentationTests", swiftSettings: strictSettings),
+        .testTarget(name: "DocumentationTests", dependencies: ["ZoneTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneBenchTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZoneTestSupport
 
 /// The docs as a reader walks them: every relative link leads to a file that exists (and to a
 /// heading that exists, when it names one), every page under docs/ is reachable from the
@@ -24,23 +25,7 @@ struct DocumentationLinksTests {
     }
 
     /// The relative link targets of a Markdown text, outside code blocks: `(path#anchor)`.
-    static func links(in text: String) -> [String] {
-        var targets: [String] = []
-        var inFence = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inFence.toggle() }
-            guard !inFence else { continue }
-            var rest = line[...]
-            while let open = rest.range(of: "](") {
-                let after = rest[open.upperBound...]
-                guard let close = after.firstIndex(of: ")") else { break }
-                let target = String(after[..<close])
-                if !target.contains(":") && !target.contains(" ") { targets.append(target) }
-                rest = after[close...]
-            }
-        }
-        return targets
-    }
+    static func links(in text: String) -> [String] { MarkdownLinks.relativeTargets(in: text) }
 
     /// GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as dashes.
     static func anchors(in text: String) -> Set<String> {

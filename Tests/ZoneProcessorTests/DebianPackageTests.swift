@@ -46,6 +46,33 @@ struct DebianPackageTests {
         #expect(control.contains("librdkafka1") && control.contains("libjansson4"), "\(control)")
     }
 
+    /// The docs the package installs are read on the host: every relative link of every page
+    /// leads to a file the package installed (the dashboard, the alert rules, the schemas, the
+    /// Kubernetes files included).
+    @Test func thePackagedDocsLinksHold() throws {
+        let package = try Self.package()
+        let unpacked = FileManager.default.temporaryDirectory.appendingPathComponent("zs-deb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: unpacked) }
+        let (status, output) = try ChildProcess.run("/usr/bin/dpkg-deb", ["-x", package.path, unpacked.path])
+        try #require(status == 0, "\(output)")
+        let documents = unpacked.appendingPathComponent("usr/share/doc/zonestream")
+        let enumerator = FileManager.default.enumerator(at: documents, includingPropertiesForKeys: nil)
+        var pages = 0
+        while let page = enumerator?.nextObject() as? URL {
+            guard page.pathExtension == "md" else { continue }
+            pages += 1
+            let name = page.path.replacingOccurrences(of: documents.path + "/", with: "")
+            let broken = try MarkdownLinks.broken(in: page)
+            #expect(broken.isEmpty, "\(name): \(broken)")
+        }
+        #expect(pages > 20, "\(pages) pages packaged")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: documents.appendingPathComponent("docs/grafana/zonestream.json").path))
+        #expect(
+            FileManager.default.fileExists(atPath: documents.appendingPathComponent("docs/prometheus/alerts.yml").path))
+    }
+
     @Test func theInstalledPackageRunsTheReadmeExampleAsItsUser() throws {
         try #require(getuid() == 0, "installing a package needs root")
         let (queried, _) = try ChildProcess.run("/usr/bin/dpkg-query", ["-W", "zonestream"])
@@ -63,11 +90,24 @@ struct DebianPackageTests {
         #expect(
             verified == 0 && verifyOutput.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(verifyOutput)")
         #expect(FileManager.default.fileExists(atPath: "/etc/zonestream/zonestream.yaml"))
+        // Both may hold secrets: root and the service's group only.
+        for path in ["/etc/zonestream/zonestream.yaml", "/etc/zonestream/environment"] {
+            let (_, mode) = try ChildProcess.run("/usr/bin/stat", ["-c", "%a %U:%G", path])
+            #expect(mode.trimmingCharacters(in: .whitespacesAndNewlines) == "640 root:zonestream", "\(path): \(mode)")
+        }
+        let (_, unit) = try ChildProcess.run("/bin/cat", ["/lib/systemd/system/zonestream.service"])
+        #expect(unit.contains("RestartPreventExitStatus=78"), "a refused start is not restarted forever")
 
         try Self.runTheReadmeExample()
 
+        // An operator enabled the unit (the link `systemctl enable` makes); a purge removes it.
+        let wants = "/etc/systemd/system/multi-user.target.wants"
+        try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(
+            atPath: wants + "/zonestream.service", withDestinationPath: "/lib/systemd/system/zonestream.service")
         let (purged, purgeOutput) = try ChildProcess.run("/usr/bin/dpkg", ["--purge", "zonestream"])
         #expect(purged == 0, "\(purgeOutput)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: wants + "/zonestream.service")) == nil)
         for path in ["/usr/bin/zonestream", "/etc/zonestream", "/lib/systemd/system/zonestream.service"] {
             #expect(!FileManager.default.fileExists(atPath: path), "\(path) after the purge")
         }

@@ -62,7 +62,10 @@ public struct ProcessorConfiguration: Sendable {
     public var guarantee = ProcessingGuarantee.atLeastOnce
     /// Exactly-once: every transactional.id starts with this (`transactional_id_prefix`),
     /// then the instance's identity and the producer's role (``transactionalID(role:)``).
-    public var transactionalIDPrefix = "zonestream"
+    /// Empty (the default): the application's `group_id`, so two applications on one cluster
+    /// whose instances have the same identities (two copies of a StatefulSet) never fence each
+    /// other.
+    public var transactionalIDPrefix = ""
     /// This instance's stable identity (`instance_id`), such as a StatefulSet pod's name. Its
     /// transactional ids carry it, so a restarted instance fences its earlier incarnation at
     /// once (the broker aborts that one's open transactions), and its consumers join with
@@ -112,7 +115,7 @@ public struct ProcessorConfiguration: Sendable {
     /// The transactional.id of one of this instance's producers: the prefix, the instance's
     /// identity and the role (`w0`, `w1`, ... for the workers, `people` for the person stage).
     func transactionalID(role: String) -> String {
-        "\(transactionalIDPrefix)-\(transactionalIdentity)-\(role)"
+        "\(transactionalIDPrefix.isEmpty ? groupID : transactionalIDPrefix)-\(transactionalIdentity)-\(role)"
     }
 
     /// How long the broker lets a transaction of a dead producer stay open before it aborts

@@ -59,6 +59,11 @@ struct RunCommand: AsyncParsableCommand {
                 "settings_file": "\(loader.file ?? "none: defaults, environment and flags")",
             ])
         logger.info("effective settings (not defaults)", metadata: loader.changedSettingsMetadata)
+        for path in loader.filesExposingSecrets {
+            logger.warning(
+                "the settings file holds a secret and every user of this host may read it: chmod o-r it (the package installs it 0640 root:zonestream)",
+                metadata: ["file": "\(path)"])
+        }
         try await serve(configuration, loader: loader, logger: logger)
         withExtendedLifetime(embeddedCluster) {}
     }

@@ -58,8 +58,9 @@ struct SettingKey: Sendable {
                 "processing_guarantee", processor.guarantee.rawValue, .choice(["at_least_once", "exactly_once"]),
                 "at_least_once or exactly_once (Kafka transactions; see docs/explanation/guarantees.md)"),
             SettingKey(
-                "transactional_id_prefix", processor.transactionalIDPrefix, .nonEmpty,
-                "exactly_once: transactional.id prefix (then the instance's identity and the producer's role)"),
+                "transactional_id_prefix", processor.transactionalIDPrefix, .identifier,
+                "exactly_once: transactional.id prefix (then the instance's identity and the producer's role); empty: group_id"
+            ),
             SettingKey(
                 "instance_id", "", .identifier,
                 "this instance's stable identity (e.g. a StatefulSet pod name): its transactional ids and static group membership; empty: random per start"

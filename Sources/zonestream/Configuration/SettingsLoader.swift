@@ -71,7 +71,11 @@ struct SettingsLoader {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             let reason =
-                FileManager.default.fileExists(atPath: path) ? "cannot be read as UTF-8 text" : "does not exist"
+                !FileManager.default.fileExists(atPath: path)
+                ? "does not exist"
+                : !FileManager.default.isReadableFile(atPath: path)
+                    ? "is not readable by this user (uid \(getuid()), gid \(getgid())): give its group read access, as the package installs it (0640 root:zonestream)"
+                    : "cannot be read as UTF-8 text"
             throw SettingsError(description: "settings file '\(path)' \(reason) (--config)")
         }
         let root: Node?
@@ -205,14 +209,30 @@ struct SettingsLoader {
         values.keys.sorted().map { "\($0) = \(maskedValue($0))    # \(maskedSource($0))" }.joined(separator: "\n")
     }
 
-    /// Every setting not at its default, as log metadata: the value and where it came from,
-    /// secrets masked (logged at start).
+    /// Every setting whose value is not its default, as log metadata: the value and where it
+    /// came from, secrets masked (logged at start). A settings file that repeats a default
+    /// changes nothing, and is not listed.
     var changedSettingsMetadata: [String: Logger.MetadataValue] {
         var metadata: [String: Logger.MetadataValue] = [:]
-        for (key, source) in sources where source != .defaultValue {
+        for (key, source) in sources where source != .defaultValue && string(key) != SettingKey.byKey[key]?.defaultValue
+        {
             metadata[key] = "\(maskedValue(key)) (\(maskedSource(key)))"
         }
         return metadata
+    }
+
+    /// The settings files that hold a secret (a token, a password) and that every user of the
+    /// host may read: warned about at start, so a token is not left readable by others.
+    var filesExposingSecrets: [String] {
+        var paths: Set<String> = []
+        for (key, source) in sources where isSecret(key) {
+            guard case .file(let path, _) = source,
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                let permissions = attributes[.posixPermissions] as? Int, permissions & 0o004 != 0
+            else { continue }
+            paths.insert(path)
+        }
+        return paths.sorted()
     }
 
     private func isSecret(_ key: String) -> Bool {

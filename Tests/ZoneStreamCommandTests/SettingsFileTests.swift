@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@testable import zonestream
+
+/// A settings file as an operator writes one: a secret in a file others may read is warned
+/// about, and a file that repeats the defaults changes none of the settings logged as changed.
+struct SettingsFileTests {
+    static func file(_ text: String, mode: Int) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "zs-settings-\(UUID().uuidString).yaml"
+        ).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    @Test func aTokenInAFileEveryUserMayReadIsNamedAndNotInOneOnlyItsGroupReads() throws {
+        let open = try Self.file("http:\n  token: s3cret-for-the-board\n", mode: 0o644)
+        defer { try? FileManager.default.removeItem(atPath: open) }
+        #expect(try SettingsLoader(file: open, environment: [:], overrides: []).filesExposingSecrets == [open])
+        let closed = try Self.file("http:\n  token: s3cret-for-the-board\n", mode: 0o640)
+        defer { try? FileManager.default.removeItem(atPath: closed) }
+        #expect(try SettingsLoader(file: closed, environment: [:], overrides: []).filesExposingSecrets.isEmpty)
+        let noSecret = try Self.file("workers: 2\n", mode: 0o644)
+        defer { try? FileManager.default.removeItem(atPath: noSecret) }
+        #expect(try SettingsLoader(file: noSecret, environment: [:], overrides: []).filesExposingSecrets.isEmpty)
+    }
+
+    /// The shipped settings file holds every setting at its default: nothing is logged as changed.
+    @Test func theShippedSettingsFileChangesNothing() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let shipped = root.appendingPathComponent("config/zonestream.yaml").path
+        let loader = try SettingsLoader(file: shipped, environment: [:], overrides: ["workers=3"])
+        #expect(Array(loader.changedSettingsMetadata.keys) == ["workers"])
+    }
+}
