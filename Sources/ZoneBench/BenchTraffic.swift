@@ -13,19 +13,41 @@ enum BenchTraffic {
     /// alternating work in heart-rate zones 4-5 with at least 200 W and recovery in zones 1-2,
     /// written as repeat blocks of up to 50 pairs.
     static func start(_ session: String, ts: Int64, planSteps steps: Int) -> [UInt8] {
+        let plan = #"{"plan":"bench-\#(steps)","steps":\#(planSteps(steps))}"#
+        return Array(
+            #"{"type":"session_start","session":"\#(session)","ts":\#(ts),"activity":"cycling","plan":\#(plan)}"#.utf8)
+    }
+
+    /// A `session_start` of a member of class `sessionClass`, who follows the class's plan.
+    static func start(_ session: String, ts: Int64, sessionClass: String) -> [UInt8] {
+        Array(
+            #"{"type":"session_start","session":"\#(session)","ts":\#(ts),"activity":"cycling","class":"\#(sessionClass)"}"#
+                .utf8)
+    }
+
+    /// The `class-plans` record of `sessionClass`: the plan of ``start(_:ts:planSteps:)`` with
+    /// `steps` steps (rounded up to an even number), starting at `ts`.
+    static func classPlan(_ sessionClass: String, ts: Int64, steps: Int) -> [UInt8] {
+        Array(
+            #"{"class":"\#(sessionClass)","start_ts":\#(ts),"plan":"bench-class-\#(steps)","steps":\#(planSteps(steps))}"#
+                .utf8)
+    }
+
+    /// `steps` one-minute steps as a plan's `steps` (an even number, at most 200): work in
+    /// heart-rate zones 4-5 with at least 200 W and recovery in zones 1-2 in turn, written as
+    /// repeat blocks of up to 50 pairs.
+    private static func planSteps(_ steps: Int) -> String {
         let pair =
             #"{"purpose":"work","duration_ms":60000,"target":{"heart_rate":{"zones":[4,5]},"cycling_power":{"min":200}}},"#
             + #"{"purpose":"recovery","duration_ms":60000,"target":{"heart_rate":{"zones":[1,2]}}}"#
         var blocks: [String] = []
-        var pairs = steps / 2
+        var pairs = (steps + 1) / 2
         while pairs > 0 {
             let repeats = min(50, pairs)
             blocks.append(#"{"repeat":\#(repeats),"steps":[\#(pair)]}"#)
             pairs -= repeats
         }
-        let plan = #"{"plan":"bench-\#(steps)","steps":[\#(blocks.joined(separator: ","))]}"#
-        return Array(
-            #"{"type":"session_start","session":"\#(session)","ts":\#(ts),"activity":"cycling","plan":\#(plan)}"#.utf8)
+        return "[" + blocks.joined(separator: ",") + "]"
     }
 
     /// A heart-rate sample; every `changeEvery`-th sample of a session crosses a zone boundary

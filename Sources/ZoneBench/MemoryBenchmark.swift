@@ -20,6 +20,9 @@ public struct MemoryBenchmark: Sendable {
     /// Steps of the plan each session follows (its `session_start`'s, on both quantities), to
     /// measure what a plan adds to a session; 0: sessions without a plan.
     public var planSteps = 0
+    /// Steps of the plan of the class every session belongs to (a `class-plans` record read by
+    /// every session), to measure what following a shared plan adds; 0: no class plan.
+    public var classPlanSteps = 0
     /// Partitions of the embedded broker's topics (the mock keeps about 5 MB per partition,
     /// so many sessions need many partitions).
     public var partitions = 8
@@ -64,11 +67,15 @@ public struct MemoryBenchmark: Sendable {
             let measured = try SessionMemory.measure(
                 bootstrap: broker.bootstrapServers, topics: (input, changelog), workers: workers,
                 sessionCounts: sessionCounts, producer: producer, executable: processorExecutable ?? executable,
-                extraSettings: processorSettings, planSteps: planSteps, standby: measuresStandby,
+                extraSettings: processorSettings, planSteps: planSteps, classPlanSteps: classPlanSteps,
+                standby: measuresStandby,
                 restore: measuresRestore)
             print(
                 "bench memory: RSS per live session: "
                     + SessionMemory.describe(measured.perSession, sessionCounts: sessionCounts))
+            if let bytes = measured.changelogBytes {
+                print(String(format: "bench memory: changelog: %.0f bytes per session record", bytes))
+            }
             if let standby = measured.standby {
                 print(
                     String(

@@ -2,6 +2,7 @@ import Foundation
 import ZoneHTTP
 import ZoneHarness
 import ZoneKafka
+import ZoneProcessor
 
 /// Resident memory per live session, measured on a `zonestream run` child process as `run`
 /// has it (live views on), so only the processor's memory is counted: the bench's own
@@ -43,8 +44,15 @@ enum SessionMemory {
     static func measure(
         bootstrap: String, topics: (input: String, changelog: String), workers: Int, sessionCounts: [Int],
         producer: KafkaProducer, executable: URL, extraSettings: [String] = [], planSteps: Int = 0,
-        standby: Bool = false, restore: Bool = false
-    ) throws -> (perSession: [Double], standby: MemoryDifference?, restore: Restore?) {
+        classPlanSteps: Int = 0, standby: Bool = false, restore: Bool = false
+    ) throws -> (perSession: [Double], standby: MemoryDifference?, restore: Restore?, changelogBytes: Double?) {
+        let sessionClass = "bench-memory-class-\(topics.input)"
+        if classPlanSteps > 0 {
+            try producer.produce(
+                topic: Topics().classPlans, key: Array(sessionClass.utf8),
+                value: BenchTraffic.classPlan(sessionClass, ts: 1_717_200_000_000, steps: classPlanSteps), tracker: nil)
+            try producer.flush(timeoutMs: 60_000)
+        }
         let maximum = sessionCounts.max() ?? 0
         let start = { (more: [String]) in
             try ZoneStreamProcess.processor(
@@ -70,6 +78,10 @@ enum SessionMemory {
                     try producer.produce(
                         topic: topics.input, key: Array(id.utf8),
                         value: BenchTraffic.start(id, ts: 1_717_200_000_000, planSteps: planSteps), tracker: nil)
+                } else if classPlanSteps > 0 {
+                    try producer.produce(
+                        topic: topics.input, key: Array(id.utf8),
+                        value: BenchTraffic.start(id, ts: 1_717_200_000_000, sessionClass: sessionClass), tracker: nil)
                 }
                 try producer.produce(
                     topic: topics.input, key: Array(id.utf8),
@@ -82,7 +94,8 @@ enum SessionMemory {
             total = count
         }
         let standbys = standby ? try measureStandby(start) : nil
-        guard restore else { return (perSession, standbys, nil) }
+        let changelogBytes = ChangelogSize.meanSessionRecordBytes(bootstrap: bootstrap, topic: topics.changelog)
+        guard restore else { return (perSession, standbys, nil, changelogBytes) }
         let steady = settledResidentBytes(pid: processor.pid)
         processor.signal(SIGKILL)
         let restarted = try start([])
@@ -92,7 +105,7 @@ enum SessionMemory {
         let settled = settledResidentBytes(pid: restarted.pid)
         return (
             perSession, standbys,
-            Restore(sessions: total, steadyBytes: steady, peakBytes: peak, settledAfterBytes: settled)
+            Restore(sessions: total, steadyBytes: steady, peakBytes: peak, settledAfterBytes: settled), changelogBytes
         )
     }
 

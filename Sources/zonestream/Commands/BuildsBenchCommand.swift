@@ -67,7 +67,8 @@ struct BuildsBenchCommand: ParsableCommand {
             let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, names.contains(parts[0]), parts[1].contains("=") else {
                 throw ValidationError(
-                    "--set-for takes NAME:KEY=VALUE with NAME a build of this comparison (\(names.sorted())); got '\(entry)'")
+                    "--set-for takes NAME:KEY=VALUE with NAME a build of this comparison (\(names.sorted())); got '\(entry)'"
+                )
             }
         }
         try requireOption("--gym-records", gymRecords, in: 1...100_000_000)

@@ -25,6 +25,11 @@ struct MemoryBenchCommand: ParsableCommand {
             "Open each session with a session_start whose plan has this many one-minute steps on both quantities (an even number up to 200; 0: no plan)."
     )
     var planSteps = 0
+    @Option(
+        help:
+            "Make every session a member of one class whose plan (on class-plans) has this many one-minute steps (up to 200; 0: no class plan)."
+    )
+    var classPlanSteps = 0
     @Flag(inversion: .prefixedNo, help: "After the rounds, kill the processor and measure a new one's restore.")
     var restore = true
     @Flag(help: "After the rounds, measure the warm standbys a second instance keeps of the first one's sessions.")
@@ -60,6 +65,10 @@ struct MemoryBenchCommand: ParsableCommand {
         try requireOption("--profiles", profiles, in: 0...2_000_000)
         try requireOption("--plan-steps", planSteps, in: 0...200)
         guard planSteps % 2 == 0 else { throw ValidationError("--plan-steps must be even (got \(planSteps))") }
+        try requireOption("--class-plan-steps", classPlanSteps, in: 0...200)
+        guard planSteps == 0 || classPlanSteps == 0 else {
+            throw ValidationError("--plan-steps and --class-plan-steps: a session follows one plan, name one of them")
+        }
         let personCounts = self.personCounts
         guard personCounts.count == persons.split(separator: ",").count,
             personCounts.allSatisfy({ (1...2_000_000).contains($0) }),
@@ -77,6 +86,7 @@ struct MemoryBenchCommand: ParsableCommand {
         var benchmark = MemoryBenchmark(sessionCounts: sessionCounts, workers: workerThreads, runs: runs)
         benchmark.processorSettings = settings
         benchmark.planSteps = planSteps
+        benchmark.classPlanSteps = classPlanSteps
         benchmark.partitions = brokerPartitions
         benchmark.measuresRestore = restore
         benchmark.measuresStandby = standby
