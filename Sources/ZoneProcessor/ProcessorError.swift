@@ -9,7 +9,13 @@ public struct ProcessorError: Error, CustomStringConvertible, Sendable {
         case committingTransaction = "committing a transaction"
         case writingChangelog = "writing the changelog in a transaction"
         case consuming = "consuming from the group"
+        /// A changelog record another application wrote: a topic layout to fix, never a
+        /// partition to skip (the `zonestream` command exits 78, as for a refused setting).
+        case foreignState = "restoring a partition from the changelog: the record belongs to another application"
     }
+
+    /// Whether the failure is a layout an operator must fix, not a fault of the run.
+    public var isRefusedLayout: Bool { operation == .foreignState }
 
     public let operation: Operation
     public let worker: Int?

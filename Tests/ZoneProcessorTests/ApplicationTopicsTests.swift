@@ -95,6 +95,41 @@ struct ApplicationTopicsTests {
         #expect(outputs.records("workouts-finished").count == 4, "the adopted sessions are not counted again")
     }
 
+    /// One record another application wrote, buried under more of the partition's own records
+    /// than the start's check reads: the restore meets it, and the instance stops with exit 78,
+    /// naming the topic, partition, offset and owner, rather than restoring or skipping it.
+    @Test(arguments: BrokerKind.selected)
+    func aForeignRecordAnywhereInAChangelogStopsTheInstance(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 1, applications: ["gym-a"])
+        defer { broker.stop() }
+        let input = try Self.sendingTwoWorkouts(to: broker)
+        let outputs = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "gym-a-changelog"])
+        defer { outputs.stop() }
+        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
+        #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "\(first.output.suffix(2000))")
+        #expect(outputs.wait { $0.records("gym-a-changelog").contains { !$0.isTombstone } })
+        #expect(first.signal(SIGTERM))
+
+        let own = try #require(outputs.records("gym-a-changelog").last { !$0.isTombstone })
+        let foreignOffset = outputs.records("gym-a-changelog").count
+        try input.send("gym-a-changelog", key: own.key, value: own.bytes, partition: 0, application: "intruder")
+        for _ in 0..<20 {
+            try input.send("gym-a-changelog", key: own.key, value: own.bytes, partition: 0, application: "gym-a")
+        }
+        try input.flush()
+        let refused = try ZoneStreamProcess.runToExit(
+            [
+                "run", "--bootstrap-servers", broker.bootstrapServers, "--http-port", "0", "--set", "group_id=gym-a",
+                "--set", "workers=1",
+            ], seconds: 90)
+        #expect(refused.status == 78, "\(refused.output.suffix(2000))")
+        #expect(
+            refused.output.contains("'gym-a-changelog' partition 0 offset \(foreignOffset)")
+                && refused.output.contains("written by application 'intruder', not 'gym-a'"),
+            "\(refused.output.suffix(2000))")
+    }
+
     /// A producer that has sent both of ``sessions``, each a whole workout.
     static func sendingTwoWorkouts(to broker: TestBroker) throws -> TestInput {
         let input = try TestInput(bootstrap: broker.bootstrapServers)

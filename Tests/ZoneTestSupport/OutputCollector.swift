@@ -83,9 +83,14 @@ public struct TestInput {
             properties: ["message.max.bytes": "4000000"])
     }
 
-    public func send(_ topic: String, key: String?, value: [UInt8]?, partition: Int32? = nil) throws {
+    /// `application`: the `zonestream-application` header a state record carries, naming the
+    /// application that wrote it (nil: none).
+    public func send(
+        _ topic: String, key: String?, value: [UInt8]?, partition: Int32? = nil, application: String? = nil
+    ) throws {
         try producer.produce(
-            topic: topic, key: key.map { Array($0.utf8) }, value: value, tracker: nil, partition: partition)
+            topic: topic, key: key.map { Array($0.utf8) }, value: value, tracker: nil, partition: partition,
+            header: application.map { KafkaHeader(name: "zonestream-application", value: Array($0.utf8)) })
     }
 
     public func flush() throws { try producer.flush(timeoutMs: 10_000) }

@@ -173,6 +173,9 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
                     logger.debug("stopping before the stage's tables were restored")
                     return
                 }
+                // Another application's state: a layout to fix, which no rebalance mends. The
+                // instance stops (exit 78) with the topic, partition, offset and owner named.
+                if error.isRefusedLayout { return onFatal(error) }
                 // Not owned without its state: its records are left to the next owner, and the
                 // group gives the partition again after the next rebalance.
                 logger.error(

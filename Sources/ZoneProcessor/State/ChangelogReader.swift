@@ -43,8 +43,8 @@ final class ChangelogReader {
             throw error
         } catch let error as StateOwner.ForeignRecord {
             throw ProcessorError(
-                .restoring, partition: partition,
-                reason: owner.refusal(topic: topic, partition: partition, writer: error.writer))
+                .foreignState, partition: partition,
+                reason: owner.refusal(topic: topic, partition: partition, offset: error.offset, writer: error.writer))
         } catch {
             throw ProcessorError(.restoring, partition: partition, reason: "\(topic): \(error)")
         }
@@ -89,11 +89,11 @@ final class ChangelogReader {
         }
         var next = first
         var failure: KafkaError?
-        var foreignWriter: String?
+        var foreignWriter: (writer: String, offset: Int64)?
         progress(high - next)
         defer { progress(0) }
         while next < high && failure == nil {
-            if let foreignWriter { throw StateOwner.ForeignRecord(writer: foreignWriter) }
+            if let foreignWriter { throw StateOwner.ForeignRecord(writer: foreignWriter.writer, offset: foreignWriter.offset) }
             try checkGoingOn(
                 partition: partition, at: next, to: high, deadline: deadline, timeoutMs: timeoutMs,
                 isStopping: isStopping)
@@ -107,7 +107,7 @@ final class ChangelogReader {
                 // early or overwrite newer state.
                 guard record.partition == partition, record.offset >= next, foreignWriter == nil else { return }
                 if owner.isForeign(record) {
-                    foreignWriter = StateOwner.writer(of: record)
+                    foreignWriter = (StateOwner.writer(of: record), record.offset)
                     return
                 }
                 next = record.offset + 1

@@ -12,6 +12,7 @@ struct StateOwner: Sendable {
     /// A record another application wrote, met while reading a changelog.
     struct ForeignRecord: Error {
         let writer: String
+        let offset: Int64
     }
 
     let application: String
@@ -34,7 +35,7 @@ struct StateOwner: Sendable {
     }
 
     /// What an operator should do about a changelog another application wrote.
-    func refusal(topic: String, partition: Int32, writer: String) -> String {
-        "'\(topic)' partition \(partition) holds state written by application '\(writer)', not '\(application)' (group_id): two applications cannot share a changelog. Give this one its own topics (leave topics.changelog, topics.person_changelog and topics.class_changelog empty: they are then named after group_id), or, if that application is gone and this one is meant to take its state over, run it with group_id=\(writer)"
+    func refusal(topic: String, partition: Int32, offset: Int64? = nil, writer: String) -> String {
+        "'\(topic)' partition \(partition)\(offset.map { " offset \($0)" } ?? "") holds state written by application '\(writer)', not '\(application)' (group_id): two applications cannot share a changelog. Give this one its own topics (leave topics.changelog, topics.person_changelog and topics.class_changelog empty: they are then named after group_id), or, if that application is gone and this one is meant to take its state over, run it with group_id=\(writer)"
     }
 }

@@ -21,6 +21,8 @@ enum ExitStatus {
             throw report(error, status: configuration)
         } catch let error as BrokerUnavailable {
             throw report(error, status: unavailable)
+        } catch let error as ProcessorError where error.isRefusedLayout {
+            throw report(error, status: configuration)
         }
     }
 
