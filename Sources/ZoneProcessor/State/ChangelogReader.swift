@@ -93,7 +93,9 @@ final class ChangelogReader {
         progress(high - next)
         defer { progress(0) }
         while next < high && failure == nil {
-            if let foreignWriter { throw StateOwner.ForeignRecord(writer: foreignWriter.writer, offset: foreignWriter.offset) }
+            if let foreignWriter {
+                throw StateOwner.ForeignRecord(writer: foreignWriter.writer, offset: foreignWriter.offset)
+            }
             try checkGoingOn(
                 partition: partition, at: next, to: high, deadline: deadline, timeoutMs: timeoutMs,
                 isStopping: isStopping)
