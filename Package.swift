@@ -163,7 +163,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ZoneStreamCommandTests", dependencies: ["zonestream"], swiftSettings: strictSettings),
+            name: "ZoneStreamCommandTests",
+            dependencies: ["zonestream", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings),
         .testTarget(name: "DocumentationTests", dependencies: ["ZoneTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneBenchTests",

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 public import Logging
@@ -49,12 +50,20 @@ public enum OperatorServer {
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                let address = "http://\(host):\(port)/board"
+                let address = Self.boardAddress(host: host, port: port)
                 logger.info(
                     "http endpoint listening",
                     metadata: ["host": "\(host)", "port": .stringConvertible(port), "board": "\(address)"])
                 onListening(address)
             },
             logger: logger)
+    }
+
+    /// The board's address as a person opens it: a wildcard bind (`0.0.0.0`, `::`) is reached
+    /// through the machine's name, which a browser can use, rather than the wildcard itself.
+    static func boardAddress(host: String, port: Int, machine: String = ProcessInfo.processInfo.hostName) -> String {
+        let reachable = ["0.0.0.0", "::", "[::]", ""].contains(host) ? machine : host
+        let bracketed = reachable.contains(":") && !reachable.hasPrefix("[") ? "[\(reachable)]" : reachable
+        return "http://\(bracketed):\(port)/board"
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 
@@ -34,5 +35,24 @@ struct SettingsFileTests {
         let shipped = root.appendingPathComponent("config/zonestream.yaml").path
         let loader = try SettingsLoader(file: shipped, environment: [:], overrides: ["workers=3"])
         #expect(Array(loader.changedSettingsMetadata.keys) == ["workers"])
+    }
+}
+
+/// An operator's tool pointed at the service's settings reads the service's secrets file
+/// beside them, as the unit does (its EnvironmentFile), under what the shell exports.
+struct ToolSecretsTests {
+    @Test func theSecretsFileBesideTheSettingsGivesTheToken() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zs-etc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let settings = directory.appendingPathComponent("zonestream.yaml").path
+        try "http:\n  port: 8080\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        try "# Secrets\nZONESTREAM_HTTP_TOKEN=\"from-the-file\"\n\nOTHER=1\n".write(
+            to: directory.appendingPathComponent("environment"), atomically: true, encoding: .utf8)
+        #expect(
+            SettingsOptions.environmentFile(directory.appendingPathComponent("environment").path)[
+                "ZONESTREAM_HTTP_TOKEN"] == "from-the-file")
+        let options = try SettingsOptions.parse(["--config", settings])
+        #expect(try options.load().string("http.token") == "from-the-file")
     }
 }

@@ -40,6 +40,27 @@ public struct Topics: Sendable, Equatable {
         classChangelog = "\(application)-class-changelog"
     }
 
+    /// Why `groupID` would give this application a name that is another application's: a
+    /// group id ending in `-person` or `-class` names its session changelog as the person or
+    /// class changelog of the group without that ending (`gym-class` and `gym` would both
+    /// write `gym-class-changelog`), unless `changelogNamed` (`topics.changelog` set); one
+    /// ending in `.people` or `.classes` is the consumer group of another group's stage. Nil
+    /// when none. Refused at start, before anything is read or written.
+    public static func collision(groupID: String, changelogNamed: Bool) -> String? {
+        for (suffix, stage) in [("-person", "person"), ("-class", "class")]
+        where !changelogNamed && groupID.hasSuffix(suffix) && groupID.count > suffix.count {
+            let other = String(groupID.dropLast(suffix.count))
+            return
+                "group_id '\(groupID)' ends in '\(suffix)': its changelog '\(groupID)-changelog' would be the \(stage) stage's changelog of group_id '\(other)'. Choose a group_id without that ending, or name this application's internal topics yourself (topics.changelog and the others)"
+        }
+        for role in ["people", "classes"] where groupID.hasSuffix("." + role) && groupID.count > role.count + 1 {
+            let other = String(groupID.dropLast(role.count + 1))
+            return
+                "group_id '\(groupID)' ends in '.\(role)': it is the consumer group of the \(role) stage of group_id '\(other)'. Choose a group_id without that ending"
+        }
+        return nil
+    }
+
     /// The topics holding one application's own state: changelogs and repartition topics.
     public var internalTopics: [String] { [changelog, personWorkouts, personChangelog, classWorkouts, classChangelog] }
 

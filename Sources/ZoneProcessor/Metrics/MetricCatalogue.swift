@@ -7,7 +7,7 @@ public enum MetricCatalogue {
             "Input records taken from workout-events and applied or dead-lettered (replays of applied records excluded).",
         "zonestream_samples_in_total": "Input records that were samples or sample series.",
         "zonestream_events_out_total":
-            "Outputs produced, by type: zone_change, workout_finished, dead_letter (the workers), person_summary (the person stage), class_summary (the class stage).",
+            "Outputs produced, by type: zone_change, target_change, workout_finished, dead_letter (the workers), person_summary (the person stage), class_summary (the class stage).",
         "zonestream_dead_letters_total": "Input records dead-lettered, by the contract's reason.",
         "zonestream_late_samples_total":
             "Samples not applied because they were older than the last accepted one (counted, not dead-lettered).",

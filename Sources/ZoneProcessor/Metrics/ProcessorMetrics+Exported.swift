@@ -7,6 +7,7 @@ extension ProcessorMetrics {
         let recordsIn: Counter
         let samplesIn: Counter
         let zoneChanges: Counter
+        let targetChanges: Counter
         let workoutsFinished: Counter
         let deadLetters: Counter
         let deadLettersByReason: [DeadLetterReason: Counter]
@@ -43,6 +44,7 @@ extension ProcessorMetrics {
             recordsIn = counter("zonestream_records_in_total")
             samplesIn = counter("zonestream_samples_in_total")
             zoneChanges = counter("zonestream_events_out_total", [("type", "zone_change")])
+            targetChanges = counter("zonestream_events_out_total", [("type", "target_change")])
             workoutsFinished = counter("zonestream_events_out_total", [("type", "workout_finished")])
             deadLetters = counter("zonestream_events_out_total", [("type", "dead_letter")])
             var byReason: [DeadLetterReason: Counter] = [:]

@@ -11,6 +11,7 @@ public final class ProcessorMetrics: Sendable {
     public let recordsIn = Atomic<Int>(0)
     public let samplesIn = Atomic<Int>(0)
     public let zoneChanges = Atomic<Int>(0)
+    public let targetChanges = Atomic<Int>(0)
     public let workoutsFinished = Atomic<Int>(0)
     public let deadLetters = Atomic<Int>(0)
     public let lateSamples = Atomic<Int>(0)
@@ -84,6 +85,11 @@ public final class ProcessorMetrics: Sendable {
     func countZoneChanges(_ count: Int) {
         zoneChanges.add(count, ordering: .relaxed)
         exported.zoneChanges.increment(by: count)
+    }
+
+    func countTargetChanges(_ count: Int) {
+        targetChanges.add(count, ordering: .relaxed)
+        exported.targetChanges.increment(by: count)
     }
 
     func countWorkoutFinished() {

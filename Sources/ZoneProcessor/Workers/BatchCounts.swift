@@ -6,6 +6,7 @@ struct BatchCounts {
     var records = 0
     var samples = 0
     var zoneChanges = 0
+    var targetChanges = 0
     /// The oldest sample time behind a zone change (`Int64.max`: none), for the sample-age
     /// histogram.
     var oldestZoneChangeTs = Int64.max
@@ -14,6 +15,7 @@ struct BatchCounts {
     /// the live-session cap).
     mutating func count(_ outputs: borrowing EngineOutputs) -> Int {
         zoneChanges += outputs.zoneChanges.count
+        targetChanges += outputs.targetChanges.count
         for index in outputs.zoneChanges.indices {
             oldestZoneChangeTs = min(oldestZoneChangeTs, outputs.zoneChanges[index].change.timestamp)
         }

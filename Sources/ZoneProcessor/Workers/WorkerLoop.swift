@@ -243,6 +243,7 @@ struct WorkerLoop: ~Copyable {
         guard counts.records > 0 else { return }
         context.metrics.countRecords(counts.records, samples: counts.samples)
         if counts.zoneChanges > 0 { context.metrics.countZoneChanges(counts.zoneChanges) }
+        if counts.targetChanges > 0 { context.metrics.countTargetChanges(counts.targetChanges) }
         for partition in Array(partitions.keys) {
             if let quality = partitions[partition]?.store.takeSampleQuality() {
                 context.metrics.countSampleQuality(quality)

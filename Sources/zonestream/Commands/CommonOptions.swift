@@ -20,7 +20,32 @@ struct SettingsOptions: ParsableArguments {
         let file =
             config
             ?? (FileManager.default.fileExists(atPath: "config/zonestream.yaml") ? "config/zonestream.yaml" : nil)
-        return try SettingsLoader(file: file, environment: ProcessInfo.processInfo.environment, overrides: overrides)
+        var environment = ProcessInfo.processInfo.environment
+        // The service's secrets file beside its settings (the package's /etc/zonestream/
+        // environment, its unit's EnvironmentFile): an operator's tool pointed at the same
+        // settings sees the same token, under what the shell exports.
+        if let file {
+            let secrets = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("environment")
+            environment.merge(Self.environmentFile(secrets.path)) { exported, _ in exported }
+        }
+        return try SettingsLoader(file: file, environment: environment, overrides: overrides)
+    }
+
+    /// The `KEY=VALUE` lines of an environment file as systemd reads them (comments and blank
+    /// lines skipped, one pair of surrounding quotes removed); empty when it cannot be read.
+    static func environmentFile(_ path: String) -> [String: String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var values: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
+            var value = String(trimmed[trimmed.index(after: equals)...])
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            values[String(trimmed[..<equals]).trimmingCharacters(in: .whitespaces)] = value
+        }
+        return values
     }
 }
 

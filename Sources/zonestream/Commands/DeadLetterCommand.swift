@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ZoneEngine
 import ZoneKafka
 import ZoneProcessor
 
@@ -33,6 +34,12 @@ struct DeadLetterReplayCommand: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
+        // A reason no dead letter can have would replay nothing and look like success.
+        guard DeadLetterReason(rawValue: reason) != nil else {
+            throw ValidationError(
+                "--reason '\(reason)' is no dead-letter reason; one of: \(DeadLetterReason.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, Self.milliseconds(value) == nil {
                 throw ValidationError(

@@ -36,7 +36,6 @@ struct SessionsCommand: ParsableCommand {
         var cursor: String?
         var listed = 0
         var matching = 0
-        if !json { print(Self.row(["SESSION", "PERSON", "CLASS", "HEART_RATE", "CYCLING_POWER", "AGE_S"])) }
         repeat {
             var query = [
                 URLQueryItem(name: "prefix", value: prefix),
@@ -55,6 +54,10 @@ struct SessionsCommand: ParsableCommand {
             else {
                 throw CommandFailure(
                     description: "GET /sessions on 127.0.0.1:\(port): \(response.status) \(response.body)")
+            }
+            // The header once the endpoint has answered: an error is then all that is printed.
+            if !json && cursor == nil {
+                print(Self.row(["SESSION", "PERSON", "CLASS", "HEART_RATE", "CYCLING_POWER", "AGE_S"]))
             }
             for session in sessions { print(json ? Self.jsonLine(session) : Self.tableRow(session)) }
             listed += sessions.count

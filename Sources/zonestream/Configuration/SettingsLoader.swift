@@ -154,6 +154,11 @@ struct SettingsLoader {
         for quantity in Quantity.allCases {
             do { _ = try normalization(quantity) } catch { problems.append(error.description) }
         }
+        if let collision = Topics.collision(
+            groupID: string("group_id"), changelogNamed: !string("topics.changelog").isEmpty)
+        {
+            problems.append(collision)
+        }
         if let violation = GuardedKafkaProperty.violation(
             in: kafkaProperties,
             source: { key in

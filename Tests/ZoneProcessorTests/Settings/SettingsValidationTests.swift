@@ -117,6 +117,17 @@ struct SettingsValidationTests {
         Refusal(
             arguments: ["--set", "group_id=gym chain"], environment: [:],
             mentions: ["group_id 'gym chain'", "cannot name internal topics", "topics.changelog"]),
+        // A group whose derived names are another group's: gym-class's changelog would be
+        // gym's class changelog, gym.people the consumer group of gym's person stage.
+        Refusal(
+            arguments: ["--set", "group_id=gym-class"], environment: [:],
+            mentions: ["group_id 'gym-class'", "'gym-class-changelog'", "class stage's changelog of group_id 'gym'"]),
+        Refusal(
+            arguments: ["--set", "group_id=gym-person"], environment: [:],
+            mentions: ["'gym-person-changelog'", "person stage's changelog of group_id 'gym'"]),
+        Refusal(
+            arguments: ["--set", "group_id=gym.people"], environment: [:],
+            mentions: ["consumer group of the people stage of group_id 'gym'"]),
         Refusal(
             arguments: ["--set", "topics.changelog=bad name"], environment: [:],
             mentions: ["'topics.changelog'", "'bad name'", "named after group_id"]),
