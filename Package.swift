@@ -164,7 +164,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneStreamCommandTests",
-            dependencies: ["zonestream", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "zonestream", "ZoneProcessor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(name: "DocumentationTests", dependencies: ["ZoneTestSupport"], swiftSettings: strictSettings),
         .testTarget(

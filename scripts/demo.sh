@@ -4,5 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-swift build -c release --product zonestream
-exec .build/release/zonestream demo "$@"
+# A release binary already built from these sources (the test command's package build, or an
+# earlier run of this one) is used as it is; otherwise the release build is made.
+binary=""
+for candidate in .build-release/release/zonestream .build/release/zonestream; do
+    [ -x "$candidate" ] || continue
+    if [ -z "$(find Package.swift Sources -newer "$candidate" -print -quit)" ]; then
+        binary=$candidate
+        break
+    fi
+done
+if [ -z "$binary" ]; then
+    swift build -c release --product zonestream
+    binary=.build/release/zonestream
+fi
+exec "$binary" demo "$@"

@@ -99,6 +99,13 @@ public struct GymClass: Sendable {
         return base.prefix(1).uppercased() + base.dropFirst() + " " + String(letters[index % letters.count]) + "."
     }
 
+    /// The classes the members belong to, each once, in the members' order.
+    public var classNames: [String] {
+        var names: [String] = []
+        for member in members where !names.contains(className(of: member)) { names.append(className(of: member)) }
+        return names
+    }
+
     /// The class a member's session belongs to: bikes in the spin studio, the rest in HIIT.
     func className(of member: Member) -> String {
         member.ftp == nil ? "\(classPrefix)/hiit" : "\(classPrefix)/spin"

@@ -42,6 +42,18 @@ struct DemoTests {
         let port = try #require(Int(line.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(line)")
         #expect(demo.isRunning, "the demo waits to be stopped")
         #expect(try LoopbackHTTPClient.get(port: port, path: "/board").status == 200)
+        // The results are where the demo said: each class's address answers with its summary.
+        let results = demo.output.split(separator: "\n").filter { $0.hasPrefix("The results of ") }
+        #expect(!results.isEmpty, "\(demo.output.prefix(800))")
+        for line in results {
+            let name = try #require(line.split(separator: "?class=").last.map(String.init), "\(line)")
+            #expect(try LoopbackHTTPClient.get(port: port, path: "/board?class=\(name)").status == 200)
+            let summary = try LoopbackHTTPClient.get(
+                port: port,
+                path: "/classes/" + (name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name))
+            #expect(
+                summary.status == 200 && summary.body.contains("leaderboard"), "\(name): \(summary.body.prefix(300))")
+        }
         #expect(demo.signal(SIGTERM))
         #expect(demo.exitStatus == 0, "\(demo.output.suffix(800))")
     }

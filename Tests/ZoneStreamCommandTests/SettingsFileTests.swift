@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import ZoneProcessor
 
 @testable import zonestream
 
@@ -54,5 +55,35 @@ struct ToolSecretsTests {
                 "ZONESTREAM_HTTP_TOKEN"] == "from-the-file")
         let options = try SettingsOptions.parse(["--config", settings])
         #expect(try options.load().string("http.token") == "from-the-file")
+    }
+}
+
+/// A second application on one cluster: its outputs never mix with the first one's.
+struct ApplicationNameTests {
+    @Test func anApplicationsOutputsAreApartFromTheDefaultOnesAndNamedOnesAreKept() throws {
+        let first = try SettingsLoader(file: nil, environment: [:], overrides: []).topics(groupID: "gym")
+        let second = try SettingsLoader(
+            file: nil, environment: [:], overrides: ["application=gym-b", "topics.class_summaries=b-classes"]
+        ).topics(groupID: "gym-b")
+        func outputs(_ topics: Topics) -> [String] {
+            [
+                topics.zoneChanges, topics.workoutsFinished, topics.deadLetters, topics.personSummaries,
+                topics.targetChanges, topics.classSummaries,
+            ]
+        }
+        #expect(outputs(first) == Topics().outputsForTest, "defaults unchanged")
+        #expect(Set(outputs(first)).isDisjoint(with: outputs(second)))
+        #expect(second.zoneChanges == "gym-b-zone-changes" && second.deadLetters == "gym-b-zonestream-dlq")
+        #expect(second.classSummaries == "b-classes", "a topic named by hand is kept")
+        #expect(second.workoutEvents == first.workoutEvents && second.zoneProfiles == first.zoneProfiles, "same inputs")
+    }
+}
+
+extension Topics {
+    fileprivate var outputsForTest: [String] {
+        [
+            "zone-changes", "workouts-finished", "zonestream-dlq", "person-summaries", "target-changes",
+            "class-summaries",
+        ]
     }
 }

@@ -95,8 +95,20 @@ public enum TopicLayout {
     {
         let defaults = Topics()
         guard configuration.topics.changelog == Topics(application: configuration.groupID).changelog,
-            configuration.topics.changelog != defaults.changelog, counts[defaults.changelog] != nil
+            configuration.topics.changelog != defaults.changelog, counts[defaults.changelog] != nil,
+            let consumer = try? KafkaConsumer(configuration: configuration.kafka, groupID: nil, logger: logger)
         else { return }
+        defer { consumer.close() }
+        // Only when it applies: the default group's changelog holds state, and this
+        // application has none yet (its first start, or an upgrade that forgot the names).
+        func holdsRecords(_ topic: String) -> Bool {
+            (0..<Int32(counts[topic] ?? 0)).contains { partition in
+                let marks = try? consumer.watermarks(
+                    TopicPartition(topic: topic, partition: partition), timeoutMs: 5000)
+                return marks.map { $0.high > $0.low } ?? false
+            }
+        }
+        guard holdsRecords(defaults.changelog), !holdsRecords(configuration.topics.changelog) else { return }
         logger.warning(
             "this application's state is in its own topics; the default group's exist beside them",
             metadata: [

@@ -38,6 +38,22 @@ struct DemoCommand: AsyncParsableCommand {
         try await ExitStatus.mapping { try await runDemo() }
     }
 
+    /// Where to watch the class live, and where each class's results are once it is over (the
+    /// live board empties as workouts finish; a class's results are at `?class=`).
+    static func boardLines(_ address: String, classes: [String]) -> String {
+        var lines = "The class on the gym board: \(address)\n"
+        for name in classes {
+            let query = name.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? name
+            lines += "The results of \(name), once it is over: \(address)?class=\(query)\n"
+        }
+        return lines + "\n"
+    }
+
+    /// The classes of the demo's gym.
+    var classNames: [String] {
+        GymClass(memberCount: members, durationSeconds: seconds, seed: seed, startMs: 0).classNames
+    }
+
     private func runDemo() async throws {
         let logger = Logs.bootstrap(level: "warning")
         if httpPort > 0 {
@@ -73,7 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
                     logger: logger,
                     onListening: { address in
                         // Unbuffered, so the address shows at once even when stdout is a pipe or a file.
-                        FileHandle.standardOutput.write(Data("The class on the gym board: \(address)\n\n".utf8))
+                        FileHandle.standardOutput.write(Data(Self.boardLines(address, classes: classNames).utf8))
                     }))
         }
         let group = ServiceGroup(
@@ -149,7 +165,9 @@ struct GymClassService: Service {
         }
         guard keepsBoard else { return }
         FileHandle.standardOutput.write(
-            Data("\nThe class is over; its results stay on the board until you stop the demo (Ctrl-C).\n".utf8))
+            Data(
+                "\nThe class is over; its results stay on the board at the results addresses above until you stop the demo (Ctrl-C).\n"
+                    .utf8))
         try? await gracefulShutdown()
     }
 }

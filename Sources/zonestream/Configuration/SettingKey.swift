@@ -49,6 +49,10 @@ struct SettingKey: Sendable {
                 "run: how long to wait at start for a broker to answer before exiting with status 69"),
             SettingKey("group_id", processor.groupID, .nonEmpty, "consumer group shared by all instances"),
             SettingKey(
+                "application", "", .identifier,
+                "a second application on the cluster: its name prefixes the output and dead-letter topics left at their defaults (<application>-zone-changes, ...); empty: the contract's names"
+            ),
+            SettingKey(
                 "workers", processor.workers, .integer(1...maximumWorkers),
                 "worker threads; each owns its partitions' sessions"),
             SettingKey(

@@ -61,6 +61,19 @@ extension SettingsLoader {
         topics.targetChanges = string("topics.target_changes")
         topics.classPlans = string("topics.class_plans")
         topics.classSummaries = string("topics.class_summaries")
+        // A second application's outputs apart from the first one's: the output topics left at
+        // their defaults take its name first.
+        let application = string("application")
+        if !application.isEmpty {
+            let outputs: [(String, WritableKeyPath<Topics, String>)] = [
+                ("topics.zone_changes", \.zoneChanges), ("topics.workouts_finished", \.workoutsFinished),
+                ("topics.dead_letters", \.deadLetters), ("topics.person_summaries", \.personSummaries),
+                ("topics.target_changes", \.targetChanges), ("topics.class_summaries", \.classSummaries),
+            ]
+            for (key, path) in outputs where string(key) == SettingKey.byKey[key]?.defaultValue {
+                topics[keyPath: path] = "\(application)-\(topics[keyPath: path])"
+            }
+        }
         let internalTopics: [(String, WritableKeyPath<Topics, String>)] = [
             ("topics.changelog", \.changelog), ("topics.person_workouts", \.personWorkouts),
             ("topics.person_changelog", \.personChangelog), ("topics.class_workouts", \.classWorkouts),
