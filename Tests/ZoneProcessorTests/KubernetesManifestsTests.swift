@@ -88,6 +88,24 @@ struct KubernetesManifestsTests {
         let configMapName = try #require((configMap["metadata"] as? [String: Any])?["name"] as? String)
         let volumes = pod.spec["volumes"] as? [[String: Any]] ?? []
         #expect(volumes.contains { ($0["configMap"] as? [String: Any])?["name"] as? String == configMapName })
+        // Its own service account, with no API token; the TLS Secret mounted beside the settings.
+        #expect(pod.spec["serviceAccountName"] as? String == "zonestream")
+        #expect(pod.spec["automountServiceAccountToken"] as? Bool == false)
+        let account = try #require(objects.first { $0["kind"] as? String == "ServiceAccount" })
+        #expect(account["automountServiceAccountToken"] as? Bool == false)
+        #expect(
+            volumes.contains {
+                ($0["secret"] as? [String: Any])?["secretName"] as? String == "zonestream-tls"
+                    && ($0["secret"] as? [String: Any])?["optional"] as? Bool == true
+            })
+        // Only the endpoint's port comes in; only the brokers and DNS go out.
+        let policy = try #require(objects.first { $0["kind"] as? String == "NetworkPolicy" })
+        let policySpec = try #require(policy["spec"] as? [String: Any])
+        #expect(policySpec["policyTypes"] as? [String] == ["Ingress", "Egress"])
+        let ingressPorts = (policySpec["ingress"] as? [[String: Any]] ?? []).flatMap {
+            ($0["ports"] as? [[String: Any]] ?? []).compactMap { $0["port"] as? Int }
+        }
+        #expect(ingressPorts == [8080])
         let settingsText = try #require((configMap["data"] as? [String: String])?["zonestream.yaml"])
         let settings = try #require(try Yams.load(yaml: settingsText) as? [String: Any])
         let unknown = DeploymentFilesTests.dottedKeys(settings).subtracting(try DeploymentFilesTests.settingKeys())
