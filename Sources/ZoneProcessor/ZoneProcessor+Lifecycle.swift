@@ -113,6 +113,8 @@ extension ZoneProcessor {
     func makeWorkers(consumer: KafkaConsumer, producer: KafkaProducer, tableCoverage: TableCoverage)
         -> [PartitionWorker]
     {
+        metrics.recordSessionCaps(
+            sessions: configuration.maxLiveSessions, bytes: configuration.maxSessionMemoryMb << 20)
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             classPlans: classPlans, tableCoverage: tableCoverage, metrics: metrics, directory: sessionDirectory,

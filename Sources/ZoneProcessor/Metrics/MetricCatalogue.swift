@@ -64,6 +64,8 @@ public enum MetricCatalogue {
         "zonestream_live_sessions": "Live sessions held, per worker thread.",
         "zonestream_session_memory_bytes":
             "The live sessions' estimated memory on this instance, as max_session_memory_mb caps it.",
+        "zonestream_session_memory_limit_bytes": "max_session_memory_mb, in bytes.",
+        "zonestream_live_sessions_limit": "max_live_sessions.",
         "zonestream_consumer_lag":
             "Records between this instance's position and the end of each partition it consumes: of workout-events (the workers) and of the person and class stages' repartition topics.",
         "zonestream_delivery_duration_seconds":

@@ -31,6 +31,8 @@ extension ProcessorMetrics {
         let joinTimeouts: Counter
         let joinsUnwaited: Counter
         let sessionMemory: Gauge
+        let sessionMemoryLimit: Gauge
+        let liveSessionsLimit: Gauge
         let probeDuration: Timer
         let probeFailures: Counter
         let persons: Gauge
@@ -72,6 +74,8 @@ extension ProcessorMetrics {
             joinTimeouts = counter("zonestream_table_join_timeouts_total")
             joinsUnwaited = counter("zonestream_table_join_unwaited_total")
             sessionMemory = Gauge(label: "zonestream_session_memory_bytes", dimensions: [], factory: factory)
+            sessionMemoryLimit = Gauge(label: "zonestream_session_memory_limit_bytes", dimensions: [], factory: factory)
+            liveSessionsLimit = Gauge(label: "zonestream_live_sessions_limit", dimensions: [], factory: factory)
             probeDuration = Timer(label: "zonestream_table_probe_seconds", dimensions: [], factory: factory)
             probeFailures = counter("zonestream_table_probe_failures_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)

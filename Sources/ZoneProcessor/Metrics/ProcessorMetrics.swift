@@ -246,4 +246,11 @@ public final class ProcessorMetrics: Sendable {
 
     /// The live sessions' estimated memory, as `max_session_memory_mb` counts it.
     func recordSessionMemory(bytes: Int) { exported.sessionMemory.record(bytes) }
+
+    /// The caps on live sessions (`max_live_sessions`, `max_session_memory_mb`), so alerts
+    /// can say how near an instance is to refusing new sessions.
+    func recordSessionCaps(sessions: Int, bytes: Int) {
+        exported.liveSessionsLimit.record(sessions)
+        exported.sessionMemoryLimit.record(bytes)
+    }
 }
