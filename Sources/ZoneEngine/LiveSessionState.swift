@@ -45,22 +45,59 @@ public struct LiveSessionState: Sendable, Equatable {
     /// The person's maximum heart rate (profile `max_hr`, else from age as the system zones
     /// compute it), nil when unknown; boards show the current heart rate as a share of it.
     public let maximumHeartRate: Double?
+    // 32 bits each, what a share in whole percent needs, in what would be the padding after
+    // the maximum: a view is kept per live session.
+    let restingHeartRateValue: Float
+    let functionalThresholdPowerValue: Float
     /// Where the session stands in its plan; nil without one.
     public let target: LiveTarget?
     /// Points, calories and work so far, credited through each quantity's last accepted
     /// sample, as `durations` are; worked out when read.
     public var effort: WorkoutEffort { effortSums.effort }
     let effortSums: EffortSums
-    // Last, a byte in what would be padding: a view is kept per live session.
+    // Last, a byte in what would be padding.
     public let isPaused: Bool
+
+    /// The person's resting heart rate when the session's heart-rate zones are the system's
+    /// Karvonen zones (heart-rate reserve, contract section 1), else nil: boards then show the
+    /// current rate as a share of the reserve, the quantity those zones are computed from.
+    public var restingHeartRate: Double? { restingHeartRateValue.isNaN ? nil : Double(restingHeartRateValue) }
+    /// The person's FTP when the session's power zones are the system's (from it), else nil.
+    public var functionalThresholdPower: Double? {
+        functionalThresholdPowerValue.isNaN ? nil : Double(functionalThresholdPowerValue)
+    }
 
     /// The current heart rate in percent of ``maximumHeartRate``, rounded; nil when either is
     /// unknown.
     public var percentOfMaximumHeartRate: Int? {
-        guard let maximum = maximumHeartRate, maximum > 0,
-            let current = zoneGroups.first(where: { $0.quantity == .heartRate })?.currentValue
+        guard let maximum = maximumHeartRate, maximum > 0, let current = currentValue(.heartRate) else { return nil }
+        return Self.percent(current, of: maximum)
+    }
+
+    /// The current heart rate in percent of the heart-rate reserve (Karvonen: (rate - rest) /
+    /// (max - rest)), rounded; nil unless the zones are Karvonen zones. A rate at the third
+    /// zone's lower boundary reads 70%, as the zone's definition says.
+    public var percentOfHeartRateReserve: Int? {
+        guard let rest = restingHeartRate, let maximum = maximumHeartRate, maximum > rest,
+            let current = currentValue(.heartRate)
         else { return nil }
-        let percent = (100 * current / maximum).rounded()
+        return Self.percent(current - rest, of: maximum - rest)
+    }
+
+    /// The current power in percent of FTP, rounded; nil unless the power zones come from it.
+    public var percentOfFunctionalThresholdPower: Int? {
+        guard let ftp = functionalThresholdPower, ftp > 0, let current = currentValue(.cyclingPower) else {
+            return nil
+        }
+        return Self.percent(current, of: ftp)
+    }
+
+    private func currentValue(_ quantity: Quantity) -> Double? {
+        zoneGroups.first(where: { $0.quantity == quantity })?.currentValue
+    }
+
+    private static func percent(_ value: Double, of whole: Double) -> Int? {
+        let percent = (100 * value / whole).rounded()
         return percent.isFinite && abs(percent) < 1e9 ? Int(percent) : nil
     }
 }
@@ -99,6 +136,11 @@ extension WorkoutSession {
             session: id, person: person, name: profile?.name, sessionClass: sessionClass, activity: activity,
             startTimestamp: startTimestamp, latestTimestamp: latestTimestamp, zoneGroups: groups,
             maximumHeartRate: SystemZones.maximumHeartRate(for: profile),
+            restingHeartRateValue: tracks.heartRate.configuration?.source == .system
+                ? SystemZones.reserveRestingHeartRate(for: profile).map(Float.init) ?? .nan : .nan,
+            functionalThresholdPowerValue: tracks.cyclingPower.configuration?.source == .system
+                ? profile?.functionalThresholdPower.flatMap { $0 > 0 ? Float($0) : nil } ?? .nan : .nan,
+
             target: plan.map { plan in
                 LiveTarget(
                     plan: plan, step: plan.step(at: latestTimestamp),

@@ -55,6 +55,15 @@ public enum SystemZones {
         return maximum > 0 ? maximum : nil
     }
 
+    /// The resting heart rate the system's heart-rate zones are Karvonen zones of (contract,
+    /// section 1: given, and below the maximum), nil when they are not.
+    static func reserveRestingHeartRate(for profile: PersonProfile?) -> Double? {
+        guard let profile, let maximum = maximumHeartRateDecimal(for: profile),
+            let resting = profile.restingHeartRate, let rest = exactDecimal(resting), rest > 0, rest < maximum
+        else { return nil }
+        return resting
+    }
+
     static func heartRateBoundaries(for profile: PersonProfile?) -> [Double]? {
         guard let profile, let maximum = maximumHeartRateDecimal(for: profile) else { return nil }
         if let rest = profile.restingHeartRate.flatMap(exactDecimal), rest > 0, rest < maximum {

@@ -27,6 +27,12 @@ public struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         let presented = request.headers[.authorization].flatMap(Self.bearer) ?? request.uri.queryParameters.get("token")
         guard let presented, Self.constantTimeEqual(Array(presented.utf8), token) else {
+            // A person opening the board in a browser gets a page to give the token on, not
+            // the machine's JSON answer; it holds nothing of any member.
+            if request.uri.path == "/board", request.headers[.accept]?.contains("text/html") == true {
+                return Self.signInPage(
+                    sessionClass: request.uri.queryParameters.get("class"), refused: presented != nil)
+            }
             return Response(
                 status: .unauthorized,
                 headers: [.contentType: "application/json", .wwwAuthenticate: "Bearer"],
@@ -37,6 +43,50 @@ public struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
                     )))
         }
         return try await next(request, context)
+    }
+
+    /// The board's sign-in page: the token typed in goes along as `?token=`, with the class
+    /// the address named. Still a 401: nothing is shown without the token.
+    static func signInPage(sessionClass: String?, refused: Bool) -> Response {
+        let classField =
+            sessionClass.map { #"<input type="hidden" name="class" value="\#(htmlEscaped($0))">"# } ?? ""
+        let notice = refused ? #"<p class="refused">That token is not this board's.</p>"# : ""
+        let page = #"""
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+            <title>ZoneStream gym board: sign in</title>
+            <style>
+            body { font-family: system-ui, sans-serif; background: #111; color: #eee; display: grid; place-items: center; min-height: 100vh; margin: 0; }
+            form { display: grid; gap: 1rem; font-size: 1.5rem; min-width: 20rem; }
+            input { font-size: 1.5rem; padding: 0.5rem; }
+            .refused { color: #f88; }
+            </style></head>
+            <body><form method="get" action="/board">
+            <h1>Gym board</h1>
+            <label for="token">The board's access token</label>\#(notice)
+            <input id="token" name="token" type="password" autocomplete="current-password" autofocus required>
+            \#(classField)<button type="submit">Show the board</button>
+            </form></body></html>
+            """#
+        return Response(
+            status: .unauthorized,
+            headers: [.contentType: "text/html; charset=utf-8", .wwwAuthenticate: "Bearer"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    static func htmlEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// Whether a path is one of the open routes: exactly `/health`, `/ready` or `/metrics`.

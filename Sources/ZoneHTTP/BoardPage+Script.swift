@@ -88,10 +88,18 @@ extension BoardPage {
           const unit = document.createElement("small");
           unit.textContent = quantity ? units[quantity] : "";
           tile.querySelector(".value").append(unit);
-          // Percent of max heart rate, what gym boards show, where the person's max is known.
+          // The intensity the member's zones are computed from, labelled, so the number and the
+          // zone never disagree: % of FTP on a power tile, % of heart-rate reserve for Karvonen
+          // zones (a resting rate in the profile), else % of max heart rate.
           const percent = tile.querySelector(".percent");
-          percent.textContent = session.percent_max_hr === null || session.percent_max_hr === undefined ? "" : `${session.percent_max_hr}%`;
-          percent.title = session.max_hr ? `of max heart rate ${Math.round(session.max_hr)} bpm` : "";
+          const known = (value) => value !== null && value !== undefined;
+          const intensity = quantity === "cycling_power"
+            ? (known(session.percent_ftp) ? [session.percent_ftp, "% FTP", "of functional threshold power"] : null)
+            : known(session.percent_hrr) ? [session.percent_hrr, "% HRR", "of heart-rate reserve, which the zones are computed from"]
+            : known(session.percent_max_hr) ? [session.percent_max_hr, "% max", `of max heart rate ${Math.round(session.max_hr)} bpm`]
+            : null;
+          percent.textContent = intensity ? `${intensity[0]}${intensity[1]}` : "";
+          percent.title = intensity ? intensity[2] : "";
           tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
           // The plan's current step: the member's target for the quantity shown and where they stand.
           const step = session.plan ? session.plan.step : null;

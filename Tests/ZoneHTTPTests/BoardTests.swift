@@ -105,6 +105,41 @@ import ZoneEngine
         #expect(unknown["max_hr"] is NSNull && unknown["percent_max_hr"] is NSNull)
     }
 
+    /// The headline number is the quantity the member's zones are computed from: % of heart-rate
+    /// reserve for Karvonen zones (a resting rate in the profile), % of max otherwise, % of FTP
+    /// for power. Side by side, a Karvonen member and a %max member in the same zone read the
+    /// same band of their own basis, so the number and the zone never contradict.
+    @Test func theHeadlineIsTheBasisOfTheMembersZones() throws {
+        let karvonen = PersonProfile(
+            person: "k", restingHeartRate: 60, maximumHeartRate: 200, functionalThresholdPower: 250)
+        let byMaximum = PersonProfile(person: "m", maximumHeartRate: 200)
+        func tile(_ profile: PersonProfile, heartRate: Double, power: Double? = nil) throws -> [String: Any] {
+            var session = WorkoutSession(
+                id: profile.person, startTimestamp: 0, person: profile.person, activity: "cycling", profile: profile)
+            _ = session.applySample(.heartRate, at: 1000, value: heartRate, settings: .init())
+            if let power { _ = session.applySample(.cyclingPower, at: 1000, value: power, settings: .init()) }
+            return try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(OutputEncoder.liveSession(session.liveState(profile: profile))))
+                    as? [String: Any])
+        }
+        func zone(_ object: [String: Any]) -> Int? {
+            let groups = object["zone_groups"] as? [String: Any]
+            let heartRate = groups?["heart_rate"] as? [String: Any]
+            return (heartRate?["current_zone"] as? [String: Any])?["index"] as? Int
+        }
+        // Zones 1-5 start at 60, 70, 80 and 90% of the basis: each zone's middle reads inside it.
+        for (percent, expectedZone) in [(55, 1), (65, 2), (75, 3), (85, 4), (95, 5)] {
+            let reserve = try tile(karvonen, heartRate: 60 + Double(percent) / 100 * 140)
+            #expect(reserve["percent_hrr"] as? Int == percent && zone(reserve) == expectedZone, "\(reserve)")
+            let maximum = try tile(byMaximum, heartRate: Double(percent) / 100 * 200)
+            #expect(maximum["percent_max_hr"] as? Int == percent && zone(maximum) == expectedZone, "\(maximum)")
+            #expect(maximum["percent_hrr"] is NSNull, "no reserve without Karvonen zones")
+        }
+        let rider = try tile(karvonen, heartRate: 150, power: 200)
+        #expect(rider["percent_ftp"] as? Int == 80)
+    }
+
     /// A period's changes go out in messages of at most `tilesPerMessage` sessions, each one
     /// JSON object, all but the last marked `more`; removed ids go in the first.
     @Test func largeUpdatesAreSplitIntoBoundedMessages() throws {

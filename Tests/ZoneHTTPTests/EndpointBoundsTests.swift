@@ -32,6 +32,14 @@ struct EndpointBoundsTests {
             #expect(
                 try get(path, ["Authorization": "Bearer not-the-token"]).status == 401, "\(path) with a wrong token")
         }
+        // A browser opening the board without the token gets a page to give it on (still a 401,
+        // with nothing of any member), keeping the class it asked for, safely escaped.
+        let signIn = try get("/board?class=%22%3E%3Cscript%3E", ["Accept": "text/html,application/xhtml+xml"])
+        #expect(signIn.status == 401 && signIn.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(signIn.body.contains(#"name="token""#) && signIn.body.contains(#"value="&quot;&gt;&lt;script&gt;""#))
+        #expect(!signIn.body.contains("<script>"), "\(signIn.body)")
+        #expect(try get("/board", ["Accept": "text/html"]).body.contains("<form"))
+        #expect(try get("/board?token=wrong", ["Accept": "text/html"]).body.contains("not this board"))
         #expect(try get("/sessions/s1", ["Authorization": "Bearer \(Self.token)"]).status == 404)
         #expect(try get("/people/p1?token=\(Self.token)").status == 404)
         let board = try get("/board?token=\(Self.token)")

@@ -33,6 +33,8 @@ extension OutputEncoder {
             "paused": state.isPaused ? json_true() : json_false(),
             "max_hr": state.maximumHeartRate.map(Build.number),
             "percent_max_hr": state.percentOfMaximumHeartRate.map(Build.integer),
+            "percent_hrr": state.percentOfHeartRateReserve.map(Build.integer),
+            "percent_ftp": state.percentOfFunctionalThresholdPower.map(Build.integer),
             "points": state.effort.heartRate.map { Build.real(Double($0.pointsTenths) / 10) },
             "calories_kcal": state.effort.heartRate?.caloriesKcal.map(Build.integer),
             "kilojoules": state.effort.kilojoulesTenths.map { Build.real(Double($0) / 10) },

@@ -27,6 +27,12 @@ struct ResetCommand: AsyncParsableCommand {
     @Flag(help: "Show what would change, change nothing.")
     var dryRun = false
 
+    @Flag(
+        help:
+            "Every instance of the group is stopped: needed on the embedded broker, which cannot describe groups (elsewhere the group's coordinator is asked)."
+    )
+    var groupStopped = false
+
     func validate() throws {
         if let toTime, DeadLetterReplayCommand.milliseconds(toTime) == nil {
             throw ValidationError(
@@ -48,7 +54,8 @@ struct ResetCommand: AsyncParsableCommand {
         let tool = GroupReset(
             kafka: configuration.kafka,
             // The group's timing, not an instance's static identity: the tool is a member of its own.
-            memberProperties: configuration.memberProperties().filter { $0.key != "group.instance.id" }, logger: logger)
+            memberProperties: configuration.memberProperties().filter { $0.key != "group.instance.id" }, logger: logger,
+            groupStopped: groupStopped)
         let target: GroupReset.Target =
             toLatest ? .latest : toTime.flatMap(DeadLetterReplayCommand.milliseconds).map { .time($0) } ?? .earliest
         let verb = dryRun ? "would set" : "set"

@@ -33,6 +33,9 @@ struct GroupReset {
     /// for joining a group on the embedded broker.
     let memberProperties: [String: String]
     let logger: Logger
+    /// The operator's word that every instance of the group is stopped (`--group-stopped`):
+    /// on the embedded broker, which cannot describe groups, the tool acts only with it.
+    var groupStopped = false
 
     /// Where the group starts reading again.
     enum Target {
@@ -64,8 +67,18 @@ struct GroupReset {
     /// a member.
     private func consumers(for members: [Member]) throws -> [KafkaConsumer] {
         let producer = try KafkaProducer(configuration: kafka)
-        // Asked of the mock, a description is never answered (and its client cannot close).
-        if TopicAdmin.isMockCluster(using: producer) { return try joinAlone(members) }
+        // Asked of the mock, a description is never answered (and its client cannot close); and
+        // joining a group to find out whether it has members takes partitions from a live
+        // instance. There the tool acts only on the operator's word that the group is stopped.
+        if TopicAdmin.isMockCluster(using: producer) {
+            guard groupStopped else {
+                throw CommandFailure(
+                    description:
+                        "the embedded broker cannot say whether group \(members[0].group) has members, and joining it to find out would take partitions from a live instance: stop every instance of the group, then run again with --group-stopped; nothing was changed"
+                )
+            }
+            return try joinAlone(members)
+        }
         let descriptions = try GroupAdmin.describe(members.map(\.group), using: producer)
         if let busy = descriptions.first(where: { !$0.isEmpty }) {
             throw CommandFailure(
