@@ -42,10 +42,30 @@ mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/etc/zo
 install -m 0755 --strip "$binary" "$root/usr/bin/zonestream"
 install -m 0644 deploy/systemd/zonestream.service "$root/lib/systemd/system/zonestream.service"
 install -m 0644 config/zonestream.yaml "$root/etc/zonestream/zonestream.yaml"
-# The README and the docs it links to, in the same layout, so their links hold.
-install -m 0644 README.md CHANGELOG.md "$root/usr/share/doc/zonestream/"
-for document in docs/how-to/*.md docs/reference/*.md docs/explanation/*.md; do
-    install -m 0644 -D "$document" "$root/usr/share/doc/zonestream/$document"
+# The README, the docs and every file they link to (the dashboard, the alert rules, the
+# schemas, the Kubernetes files, the benchmarks' results), followed until no page links
+# further, in the repository's layout, so their links hold on the host.
+doc="$root/usr/share/doc/zonestream"
+pending=(README.md CHANGELOG.md docs/how-to/*.md docs/reference/*.md docs/explanation/*.md)
+declare -A packaged=()
+while [ "${#pending[@]}" -gt 0 ]; do
+    page=${pending[0]}
+    pending=("${pending[@]:1}")
+    [ -z "${packaged[$page]:-}" ] || continue
+    packaged[$page]=1
+    if [ -d "$page" ]; then
+        mkdir -p "$doc/$page"
+        cp -R "$page/." "$doc/$page/"
+        while IFS= read -r inner; do pending+=("$inner"); done < <(find "$page" -name '*.md')
+        continue
+    fi
+    install -m 0644 -D "$page" "$doc/$page"
+    case "$page" in *.md) ;; *) continue ;; esac
+    while IFS= read -r link; do
+        target=$(realpath -m --relative-to=. "$(dirname "$page")/$link")
+        case "$target" in ..* | .build* | .git*) continue ;; esac
+        [ -e "$target" ] && pending+=("$target")
+    done < <(grep -o '](\([^):# ]*\)' "$page" | sed 's/^](//' | sort -u)
 done
 install -m 0755 deploy/debian/postinst deploy/debian/prerm deploy/debian/postrm "$root/DEBIAN/"
 echo /etc/zonestream/zonestream.yaml > "$root/DEBIAN/conffiles"

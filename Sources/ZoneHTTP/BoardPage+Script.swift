@@ -94,12 +94,15 @@ extension BoardPage {
           const percent = tile.querySelector(".percent");
           const known = (value) => value !== null && value !== undefined;
           const intensity = quantity === "cycling_power"
-            ? (known(session.percent_ftp) ? [session.percent_ftp, "% FTP", "of functional threshold power"] : null)
-            : known(session.percent_hrr) ? [session.percent_hrr, "% HRR", "of heart-rate reserve, which the zones are computed from"]
-            : known(session.percent_max_hr) ? [session.percent_max_hr, "% max", `of max heart rate ${Math.round(session.max_hr)} bpm`]
+            ? (known(session.percent_ftp) ? [session.percent_ftp, "FTP", "of functional threshold power"] : null)
+            : known(session.percent_hrr) ? [session.percent_hrr, "HRR", "of heart-rate reserve, which the zones are computed from"]
+            : known(session.percent_max_hr) ? [session.percent_max_hr, "max", `of max heart rate ${Math.round(session.max_hr)} bpm`]
             : null;
-          percent.textContent = intensity ? `${intensity[0]}${intensity[1]}` : "";
+          percent.textContent = intensity ? `${intensity[0]}%` : "";
           percent.title = intensity ? intensity[2] : "";
+          const basis = tile.querySelector(".basis");
+          basis.textContent = intensity ? intensity[1] : "";
+          basis.title = percent.title;
           tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
           // The plan's current step: the member's target for the quantity shown and where they stand.
           const step = session.plan ? session.plan.step : null;

@@ -73,7 +73,7 @@ extension BoardPage {
           tile.className = "tile";
           tile.dataset.session = id;
           tile.innerHTML = '<div class="name"></div><div class="activity"></div>' +
-            '<div class="reading"><span class="value"></span><span class="percent"></span></div><div class="zone"></div>' +
+            '<div class="reading"><span class="value"></span><span class="percent"></span><span class="basis"></span></div><div class="zone"></div>' +
             '<div class="target"></div>' +
             '<div class="effort"><span class="first"></span><span class="rest"></span></div><div class="other"></div>' +
             '<div class="minutes"></div><div class="minutes-labels"></div>';

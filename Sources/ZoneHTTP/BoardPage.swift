@@ -2,7 +2,7 @@
 ///
 /// One tile per live session in the colour of its current zone (heart rate when the session
 /// has heart-rate zones, else power), with the member's name (or the session id), the current
-/// value, the percent of max heart rate where the person's max is known, the zone and the minutes spent in each zone so far. It follows `board/events`
+/// value, its percentage of what the member's zones are computed from (heart-rate reserve for Karvonen zones, max heart rate, FTP for power) where the profile gives it, the zone and the minutes spent in each zone so far. It follows `board/events`
 /// (server-sent events, changes only) and updates tiles in place, so a wall screen of a gym
 /// with hundreds of members stays smooth. Tiles size themselves to the count so the whole
 /// board fits the screen without scrolling, and each zone index has one fixed colour in every
@@ -54,6 +54,9 @@ enum BoardPage {
           .tile .value { font-size: max(22px, calc(var(--scale) * 32px)); font-weight: 700; line-height: 1.15; }
           .tile .reading { display: flex; align-items: baseline; justify-content: space-between; gap: 4px; white-space: nowrap; }
           .tile .percent { font-size: calc(var(--scale) * 24px); font-weight: 700; opacity: 0.95; }
+          /* What the percentage is of (max, HRR, FTP): the basis the member's zones come from. */
+          .tile .basis { font-size: calc(var(--scale) * 14px); font-weight: 600; opacity: 0.85; margin-left: 0.2em; }
+          #board.dense .tile .basis { display: none; }
           .tile .value small { font-size: calc(var(--scale) * 13px); font-weight: 500; opacity: 0.85; margin-left: 3px; }
           .tile .zone { font-size: max(14px, calc(var(--scale) * 14px)); font-weight: 600; }
           .tile .other { font-size: calc(var(--scale) * 12px); opacity: 0.85; }

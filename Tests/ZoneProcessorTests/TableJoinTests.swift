@@ -118,10 +118,12 @@ struct TableJoinTests {
         #expect(coverage.wake.wait(timeout: .now() + 1) == .success)
         #expect(coverage.takeDemands() == [4: 5] && coverage.takeDemands().isEmpty)
         #expect(!coverage.isStalled(waitMs: 100))
-        coverage.roundStarted(atNs: 1_000_000_000)
+        coverage.requestSent(atNs: 1_000_000_000)
         #expect(!coverage.isStalled(waitMs: 100, nowNs: 1_050_000_000))
+        // A retry keeps the time of the first request the brokers owe an answer to.
+        coverage.requestSent(atNs: 1_150_000_000)
         #expect(coverage.isStalled(waitMs: 100, nowNs: 1_200_000_000))
-        coverage.roundEnded()
+        coverage.answered()
         #expect(!coverage.isStalled(waitMs: 100, nowNs: 1_200_000_000))
     }
 }

@@ -64,26 +64,22 @@ struct SnapshotReader {
         }
     }
 
-    mutating func readInt64() throws(SnapshotError) -> Int64 {
-        guard bytes.count - position >= 8 else { throw SnapshotError("truncated at byte \(position)") }
-        var value: Int64 = 0
-        withUnsafeMutableBytes(of: &value) {
-            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 8]))
-        }
-        position += 8
-        return Int64(littleEndian: value)
-    }
+    mutating func readInt64() throws(SnapshotError) -> Int64 { try readLittleEndian(Int64.self) }
 
     mutating func readInt() throws(SnapshotError) -> Int { Int(try readInt64()) }
 
-    mutating func readUInt32() throws(SnapshotError) -> UInt32 {
-        guard bytes.count - position >= 4 else { throw SnapshotError("truncated at byte \(position)") }
-        var value: UInt32 = 0
+    mutating func readUInt32() throws(SnapshotError) -> UInt32 { try readLittleEndian(UInt32.self) }
+
+    /// A fixed-width integer as ``SnapshotWriter`` wrote it.
+    private mutating func readLittleEndian<Value: FixedWidthInteger>(_: Value.Type) throws(SnapshotError) -> Value {
+        let size = MemoryLayout<Value>.size
+        guard bytes.count - position >= size else { throw SnapshotError("truncated at byte \(position)") }
+        var value: Value = 0
         withUnsafeMutableBytes(of: &value) {
-            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + 4]))
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<position + size]))
         }
-        position += 4
-        return UInt32(littleEndian: value)
+        position += size
+        return Value(littleEndian: value)
     }
 
     mutating func readDouble() throws(SnapshotError) -> Double {

@@ -49,8 +49,9 @@ public struct ProcessorConfiguration: Sendable {
     /// The deployment's local time as minutes east of UTC (`class_day_offset_minutes`): a
     /// class's day is the local date of its workouts' starts (contract, `class-summaries`).
     public var classDayOffsetMinutes = 0
-    /// How long a session's first event waits at most for the profile table to be read as of
-    /// it (`join_wait_ms`; 0: no wait, the profiles read so far). Contract, section 1.
+    /// How long a session's first event waits at most for the profile and class-plan tables to
+    /// be read as of it, its session's records held meanwhile (`join_wait_ms`; 0: no wait, the
+    /// profiles and plans read so far). Contract, section 1.
     public var joinWaitMs = 2000
     /// The most live sessions this instance keeps as warm standbys (`state.standby_sessions`):
     /// the state of partitions other instances own, followed through the changelog, so that

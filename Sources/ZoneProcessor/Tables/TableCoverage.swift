@@ -15,8 +15,9 @@ final class TableCoverage: Sendable {
     private let demands = Mutex<[Int32: Int64]>([:])
     /// Woken by a demand, so a probe starts at once rather than at its next interval.
     let wake = DispatchSemaphore(value: 0)
-    /// When the prober's current round started (uptime ns), 0 while none is in flight.
-    private let roundStartedNs = Atomic<UInt64>(0)
+    /// Since when the brokers have not answered the prober's end-offsets request (uptime ns),
+    /// through its retries; 0 once they answer.
+    private let unansweredSinceNs = Atomic<UInt64>(0)
 
     init() {}
 
@@ -33,12 +34,13 @@ final class TableCoverage: Sendable {
         if fresh { wake.signal() }
     }
 
-    /// Whether the prober's current round has been waiting for the brokers (or the readers)
-    /// longer than `waitMs`: a session start then does not wait at all, so a slow broker costs
-    /// one wait until it answers again rather than one per session.
+    /// Whether the brokers have not answered the tables' end offsets for longer than `waitMs`:
+    /// a session start then does not wait at all, so a slow broker costs one wait until it
+    /// answers again rather than one per session. Once it answers, starts wait again (for the
+    /// readers to apply what it answered).
     func isStalled(waitMs: Int, nowNs: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
-        let started = roundStartedNs.load(ordering: .acquiring)
-        return started != 0 && nowNs &- started > UInt64(waitMs) &* 1_000_000
+        let since = unansweredSinceNs.load(ordering: .acquiring)
+        return since != 0 && nowNs &- since > UInt64(waitMs) &* 1_000_000
     }
 
     // MARK: The prober's side
@@ -60,9 +62,14 @@ final class TableCoverage: Sendable {
         covered.withLock { covered in candidates.allSatisfy { $0.value <= (covered[$0.key] ?? 0) } }
     }
 
-    func roundStarted(atNs now: UInt64) { roundStartedNs.store(max(now, 1), ordering: .releasing) }
+    /// An end-offsets request is sent: the brokers owe an answer from now, unless they owed one
+    /// already (a retry keeps the first time).
+    func requestSent(atNs now: UInt64) {
+        _ = unansweredSinceNs.compareExchange(expected: 0, desired: max(now, 1), ordering: .acquiringAndReleasing)
+    }
 
-    func roundEnded() { roundStartedNs.store(0, ordering: .releasing) }
+    /// The brokers answered.
+    func answered() { unansweredSinceNs.store(0, ordering: .releasing) }
 
     /// Records that every record below `candidates` is covered.
     func publish(_ candidates: [Int32: Int64]) {

@@ -14,8 +14,8 @@ import ZoneKafka
 /// brokers, so every table record that came before it lies below those ends: once the table
 /// readers have applied them, the round publishes the offsets as covered. Rounds run when a
 /// worker asks and otherwise every ``intervalMs`` while records arrive; one whose brokers do not
-/// answer is tried again until they do, and while it waits longer than `join_wait_ms` session
-/// starts do not wait (``TableCoverage/isStalled(waitMs:nowNs:)``).
+/// answer is tried again until they do, and while they have not answered for longer than
+/// `join_wait_ms` session starts do not wait (``TableCoverage/isStalled(waitMs:nowNs:)``).
 final class TableProber: Sendable {
     private let coverage: TableCoverage
     private let readers: [TableReader]
@@ -79,17 +79,17 @@ final class TableProber: Sendable {
         }
         guard !coverage.covers(candidates) else { return }
         let started = DispatchTime.now().uptimeNanoseconds
-        coverage.roundStarted(atNs: started)
         while running.load(ordering: .relaxed) {
+            coverage.requestSent(atNs: DispatchTime.now().uptimeNanoseconds)
             guard let ends = tableEnds() else {
                 metrics.countProbeFailure()
                 // Refused at once (no leader, the broker gone): not a tight loop.
                 _ = coverage.wake.wait(timeout: .now() + .milliseconds(100))
                 continue
             }
+            coverage.answered()
             guard waitUntilApplied(ends) else { break }
             coverage.publish(candidates)
-            coverage.roundEnded()
             metrics.recordProbe(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
             return
         }

@@ -7,6 +7,8 @@ struct BatchCounts {
     var samples = 0
     var zoneChanges = 0
     var targetChanges = 0
+    /// Records applied after being held for the tables (``TableJoin``).
+    var released = 0
     /// The oldest sample time behind a zone change (`Int64.max`: none), for the sample-age
     /// histogram.
     var oldestZoneChangeTs = Int64.max

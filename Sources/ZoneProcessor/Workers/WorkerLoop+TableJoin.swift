@@ -45,6 +45,7 @@ extension WorkerLoop {
                 continue
             }
             let released = join.release(partition: partition, state: &partitions.values[slot], nowNs: now)
+            counts.released += released.count
             for record in released { applyReleased(record, partition: partition) }
         }
     }

@@ -240,8 +240,10 @@ struct WorkerLoop: ~Copyable {
             context.metrics.recordSampleAge(milliseconds: WallClock.nowMs() - counts.oldestZoneChangeTs)
             counts.oldestZoneChangeTs = .max
         }
-        guard counts.records > 0 else { return }
-        context.metrics.countRecords(counts.records, samples: counts.samples)
+        // Records held for the tables are counted when they come, and their outputs when they
+        // are applied, often in a later batch with no records of its own.
+        guard counts.records > 0 || counts.released > 0 else { return }
+        if counts.records > 0 { context.metrics.countRecords(counts.records, samples: counts.samples) }
         if counts.zoneChanges > 0 { context.metrics.countZoneChanges(counts.zoneChanges) }
         if counts.targetChanges > 0 { context.metrics.countTargetChanges(counts.targetChanges) }
         for partition in Array(partitions.keys) {

@@ -109,7 +109,7 @@ struct SettingKey: Sendable {
             ),
             SettingKey(
                 "join_wait_ms", processor.joinWaitMs, .integer(0...60_000),
-                "a session's first event waits at most this long for the profile table to be read as of it (0: no wait)"
+                "a session's first event waits at most this long for the profile and class-plan tables to be read as of it, its session's records held while the worker's other sessions go on (0: no wait)"
             ),
             SettingKey(
                 "shutdown_timeout_s", 20, .integer(1...3600),
