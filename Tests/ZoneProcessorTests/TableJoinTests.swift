@@ -94,9 +94,11 @@ struct TableJoinTests {
             })
 
         let limit = Double(Self.joinWaitMs) / 1000
-        #expect(regularLatencies.allSatisfy { $0 < limit / 2 }, "regular member held: \(regularLatencies)")
+        // Held, the regular member would wait a whole join_wait_ms; each class member waits one at
+        // most (a wait per batch would add up to several), with room for a loaded machine.
+        #expect(regularLatencies.allSatisfy { $0 < limit }, "regular member held: \(regularLatencies)")
         let waits = members.compactMap { member in firstZone[member].map { $0.0.timeIntervalSince(walkedIn[member]!) } }
-        #expect(waits.allSatisfy { $0 < limit + 1 }, "a member waited more than one join_wait_ms: \(waits)")
+        #expect(waits.allSatisfy { $0 < 2 * limit }, "a member waited more than one join_wait_ms: \(waits)")
         #expect(
             members.allSatisfy { firstZone[$0]?.1.contains(#""boundaries":[120,140,160,180]"#) == true },
             "every member started with the profile's zones")
