@@ -47,6 +47,17 @@ final class TableProber: Sendable {
         inputTopic = configuration.topics.workoutEvents
         client = try KafkaConsumer(configuration: configuration.kafka, groupID: nil, logger: logger)
         inputPartitions = Array(0..<Int32(try client.partitionCount(topic: inputTopic)))
+        // One request before the workers start: the client connects to the tables' leaders now,
+        // so the first session start does not wait for its connections (on a loaded machine
+        // that took longer than join_wait_ms).
+        _ = try? client.offsets(forTimes: latestOfEveryTable, timeoutMs: Self.requestTimeoutMs)
+    }
+
+    /// Every table partition, at its end.
+    private var latestOfEveryTable: [TopicPartition] {
+        readers.flatMap { reader in
+            reader.partitions.map { TopicPartition(topic: reader.topic, partition: $0, offset: -1) }
+        }
     }
 
     func start() {
@@ -99,10 +110,15 @@ final class TableProber: Sendable {
     /// The end offsets (read_committed: the last stable offsets) of every table partition, in
     /// one request to each leader; nil when the brokers did not answer in time.
     private func tableEnds() -> [String: [Int32: Int64]]? {
-        let latest = readers.flatMap { reader in
-            reader.partitions.map { TopicPartition(topic: reader.topic, partition: $0, offset: -1) }
+        let ends: [TopicPartition]
+        do {
+            ends = try client.offsets(forTimes: latestOfEveryTable, timeoutMs: Self.requestTimeoutMs)
+        } catch {
+            logger.warning(
+                "the brokers did not answer the tables' end offsets; session starts are held until they do, at most join_wait_ms",
+                metadata: ["error": "\(error)"])
+            return nil
         }
-        guard let ends = try? client.offsets(forTimes: latest, timeoutMs: Self.requestTimeoutMs) else { return nil }
         var byTopic: [String: [Int32: Int64]] = [:]
         for end in ends { byTopic[end.topic, default: [:]][end.partition] = end.offset }
         return byTopic
@@ -110,8 +126,16 @@ final class TableProber: Sendable {
 
     /// Waits until each reader has applied its table's `ends`; false when the prober stopped.
     private func waitUntilApplied(_ ends: [String: [Int32: Int64]]) -> Bool {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var warned = false
         while running.load(ordering: .relaxed) {
             if readers.allSatisfy({ $0.hasApplied(through: ends[$0.topic] ?? [:]) }) { return true }
+            if !warned && DispatchTime.now().uptimeNanoseconds - started > 1_000_000_000 {
+                warned = true
+                logger.warning(
+                    "the table readers are more than a second behind the tables' end offsets",
+                    metadata: ["ends": "\(ends)"])
+            }
             Thread.sleep(forTimeInterval: 0.0002)
         }
         return false
