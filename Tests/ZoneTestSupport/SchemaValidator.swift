@@ -12,7 +12,7 @@ public enum SchemaValidator {
             switch self {
             case .validatorMissing(let path):
                 "\(path) not found: run scripts/bootstrap.sh --noida-db (installs jsonschema)"
-            case .failed(let schema, let report): "documents do not match schemas/\(schema).schema.json:\n\(report)"
+            case .failed(let schema, let report): "documents do not match \(schema):\n\(report)"
             }
         }
     }
@@ -24,6 +24,14 @@ public enum SchemaValidator {
     /// Throws unless every document matches `schema` (the topic's name: `zone-changes`, ...);
     /// with `expectInvalid`, unless none does.
     public static func validate(_ documents: [String], schema: String, expectInvalid: Bool = false) throws {
+        try validate(
+            documents, schemaFile: root.appendingPathComponent("schemas/\(schema).schema.json"),
+            expectInvalid: expectInvalid)
+    }
+
+    /// Throws unless every document matches the JSON Schema in `schemaFile`; with
+    /// `expectInvalid`, unless none does.
+    public static func validate(_ documents: [String], schemaFile: URL, expectInvalid: Bool = false) throws {
         let python = root.appendingPathComponent(".venv/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure.validatorMissing(python.path)
@@ -33,7 +41,7 @@ public enum SchemaValidator {
         process.arguments =
             [
                 root.appendingPathComponent("scripts/validate-json.py").path,
-                root.appendingPathComponent("schemas/\(schema).schema.json").path,
+                schemaFile.path,
             ] + (expectInvalid ? ["--expect-invalid"] : [])
         let input = Pipe()
         let output = Pipe()
@@ -50,6 +58,6 @@ public enum SchemaValidator {
         writer.start()
         let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure.failed(schema: schema, report: report) }
+        guard process.terminationStatus == 0 else { throw Failure.failed(schema: schemaFile.path, report: report) }
     }
 }
