@@ -29,7 +29,7 @@ extension BoardPage {
           for (const [id, tile] of tiles) {
             tile.classList.toggle("nosignal", !tile.classList.contains("paused") && newest - (latest.get(id) || newest) > maxGapMs);
           }
-          refreshStep(newest);
+          refreshSteps(newest);
         }
 
         function sortTiles() {
@@ -104,13 +104,15 @@ extension BoardPage {
           basis.textContent = intensity ? intensity[1] : "";
           basis.title = percent.title;
           tile.querySelector(".zone").textContent = current ? `Zone ${current} of ${zones.length}` : "no zone yet";
+          zoneCounts.set(session.session, zones.length);
+          if (session.person && session.name) names.set(session.person, session.name);
           // The plan's current step: the member's target for the quantity shown and where they stand.
           const step = session.plan ? session.plan.step : null;
           const target = step && step.targets ? step.targets[quantity] : null;
           const status = session.plan && session.plan.status ? session.plan.status[quantity] : undefined;
           tile.dataset.target = target && status ? status : "";
           tile.querySelector(".target").textContent = target ? `${status ? statusWords[status] : "target"} ${describeTarget(target, quantity)}` : "";
-          if (step) showStep(step, session.plan);
+          if (step && session.plan.source === "class" && session.class) showStep(session.class, step, session.plan);
           const others = Object.entries(session.zone_groups || {}).filter(([name]) => name !== quantity);
           tile.querySelector(".other").textContent = others
             .map(([name, other]) => `${formatValue(other.current_value)} ${units[name]}` +
@@ -135,6 +137,8 @@ extension BoardPage {
         }
 
         const statusWords = { in: "in target", below: "below target", above: "above target" };
+        const quantityWords = { heart_rate: "heart rate", cycling_power: "power" };
+        const percentOf = ratio => ratio === null || ratio === undefined ? "–" : `${Math.round(ratio * 100)}%`;
 
         // A target as the coach said it: zones as a range, values with their unit.
         function describeTarget(target, quantity) {
@@ -144,28 +148,48 @@ extension BoardPage {
           return target.min !== undefined ? `≥ ${target.min} ${unit}` : `< ${target.max} ${unit}`;
         }
 
-        // The header: the step the class is in (purpose, number of steps, time left), measured
-        // against the newest sample on the board, as the class clock is.
-        let shownStep = null;
-        function showStep(step, plan) {
-          if (!shownStep || step.start_ts >= shownStep.step.start_ts) shownStep = { step, plan };
+        // The header: one line per class following its plan, with the step it is in (purpose,
+        // number of steps, time left), measured against the newest sample on the board, as the
+        // class clock is.
+        const classSteps = new Map();
+        function showStep(sessionClass, step, plan) {
+          const shown = classSteps.get(sessionClass);
+          if (!shown || step.start_ts >= shown.step.start_ts) classSteps.set(sessionClass, { step, plan });
         }
-        function refreshStep(newest) {
-          const element = document.getElementById("step");
-          if (!shownStep || !newest || newest >= shownStep.step.end_ts) { element.textContent = ""; return; }
-          const left = Math.max(0, Math.ceil((shownStep.step.end_ts - newest) / 1000));
-          element.textContent = `${shownStep.step.purpose} · step ${shownStep.step.index} of ${shownStep.plan.steps} · ` +
-            `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+        function refreshSteps(newest) {
+          const lines = [];
+          for (const [sessionClass, shown] of [...classSteps].sort((a, b) => natural.compare(a[0], b[0]))) {
+            if (!newest || newest >= shown.step.end_ts) continue;
+            const left = Math.max(0, Math.ceil((shown.step.end_ts - newest) / 1000));
+            const line = document.createElement("div");
+            line.dataset.class = sessionClass;
+            const name = document.createElement("b");
+            name.textContent = sessionClass;
+            if (!classShown) line.append(name);
+            line.append(`${shown.step.purpose} · step ${shown.step.index} of ${shown.plan.steps} · ` +
+              `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`);
+            lines.push(line);
+          }
+          document.getElementById("steps").replaceChildren(...lines);
+        }
+
+        // Names of the persons seen on the board, for the class results.
+        const names = new Map();
+        const zoneCounts = new Map();
+        function refreshLegend() {
+          const offTarget = [...tiles.values()].some(tile => tile.dataset.target === "below" || tile.dataset.target === "above");
+          legend(Math.max(0, ...zoneCounts.values()), offTarget);
         }
 
         function update(message) {
           for (const id of message.removed) {
             const tile = tiles.get(id);
-            if (tile) { tile.remove(); tiles.delete(id); latest.delete(id); starts.delete(id); }
+            if (tile) { tile.remove(); tiles.delete(id); latest.delete(id); starts.delete(id); zoneCounts.delete(id); }
           }
           for (const session of message.sessions) render(session);
           document.getElementById("empty").style.display = tiles.size ? "none" : "block";
           refreshTimes();
+          refreshLegend();
           sortTiles();
           fit();
           document.getElementById("count").textContent = `${tiles.size} live`;
@@ -183,6 +207,8 @@ extension BoardPage {
             tiles.clear();
             latest.clear();
             starts.clear();
+            zoneCounts.clear();
+            classSteps.clear();
           };
         }
 
@@ -201,19 +227,21 @@ extension BoardPage {
           panel.hidden = !(results && tiles.size === 0);
           if (panel.hidden) return;
           const compliance = Object.entries(results.compliance || {})
-            .map(([name, ratio]) => `${name === "heart_rate" ? "heart rate" : "power"} ${ratio === null ? "–" : Math.round(ratio * 100) + "%"} in target`);
+            .map(([quantity, ratio]) => `${quantityWords[quantity] || quantity} ${percentOf(ratio)} in target`);
           panel.querySelector("h2").textContent = `${results.class} · ${results.day}`;
           panel.querySelector(".totals").textContent =
             [`${results.workouts} workouts`, `${results.people} people`, `${results.points.toFixed(1)} pts`, ...compliance].join(" · ");
           panel.querySelector("ol").replaceChildren(...results.leaderboard.map(entry => {
             const item = document.createElement("li");
-            item.textContent = entry.person || entry.session;
+            item.textContent = entry.name || names.get(entry.person) || entry.person || entry.session;
             const detail = document.createElement("span");
             const parts = [];
             if (entry.points !== null) parts.push(`${entry.points.toFixed(1)} pts`);
             if (entry.calories_kcal !== null) parts.push(`${entry.calories_kcal} kcal`);
-            const ratio = entry.compliance && Object.values(entry.compliance)[0];
-            if (ratio !== null && ratio !== undefined) parts.push(`${Math.round(ratio * 100)}% in target`);
+            // Time in target per quantity followed: heart rate and power each their own.
+            const inTarget = Object.entries(entry.compliance || {}).filter(([, ratio]) => ratio !== null && ratio !== undefined)
+              .map(([quantity, ratio]) => `${quantityWords[quantity] || quantity} ${percentOf(ratio)}`);
+            if (inTarget.length) parts.push(`${inTarget.join(", ")} in target`);
             detail.textContent = parts.join(" · ");
             item.append(detail);
             return item;
@@ -221,7 +249,7 @@ extension BoardPage {
           document.getElementById("empty").style.display = "none";
         }
 
-        legend();
+        legend(0, false);
         connect();
         setInterval(refreshResults, 2000);
         """#

@@ -16,20 +16,51 @@ extension BoardPage {
           return index >= 1 && index <= zonePalette.length ? zonePalette[index - 1] : "#455a64";
         }
 
-        function legend() {
-          const element = document.getElementById("legend");
-          for (let zone = 1; zone <= zonePalette.length; zone++) {
+        // The legend: the zones of the tiles on the board (up to the largest zone count among
+        // them), and what the white outline of a tile off its target means.
+        let legendZones = -1;
+        function legend(zoneCount, offTarget) {
+          const key = zoneCount * 2 + (offTarget ? 1 : 0);
+          if (key === legendZones) return;
+          legendZones = key;
+          const spans = [];
+          for (let zone = 1; zone <= Math.min(zoneCount, zonePalette.length); zone++) {
             const span = document.createElement("span");
             span.textContent = "Z" + zone;
             span.style.background = zoneColour(zone);
             if (lightZones.has(zone)) span.style.color = "#111";
-            element.appendChild(span);
+            spans.push(span);
           }
+          if (offTarget) {
+            const span = document.createElement("span");
+            span.className = "off";
+            span.textContent = "▼▲ off target";
+            spans.push(span);
+          }
+          document.getElementById("legend").replaceChildren(...spans);
         }
 
         // Sizes the tiles so every one fits the screen: the column count that gives the largest tiles
         // (about 1.6 times as wide as high), text scaled with the tile; the detail rows go when small.
+        // Fits the tiles to the screen, then shrinks their text until no tile's content is cut
+        // off: a tenth at a time down to 60% of the size the tile's height gives, then the dense
+        // layout. The header's class lines scale with the tiles and so take their height from
+        // the board: each layout is done twice. What was found is kept until the tile count,
+        // the screen or the header's lines change.
+        let fitted = { key: "", shrink: 1, dense: false };
         function fit() {
+          const key = `${tiles.size}:${window.innerWidth}x${window.innerHeight}:${document.getElementById("steps").childElementCount}`;
+          if (key !== fitted.key) fitted = { key, shrink: 1, dense: false };
+          for (let pass = 0; pass < 12; pass++) {
+            layout();
+            layout();
+            if (![...tiles.values()].some(tile => tile.scrollHeight > tile.clientHeight + 1)) return;
+            if (fitted.shrink > 0.6) fitted.shrink *= 0.9;
+            else if (!fitted.dense) fitted = { key, shrink: 1, dense: true };
+            else return;
+          }
+        }
+        function layout() {
           const count = Math.max(1, tiles.size);
           const gap = count > 60 ? 6 : 10;
           const width = board.clientWidth - 2 * gap, height = board.clientHeight - 2 * gap;
@@ -45,8 +76,13 @@ extension BoardPage {
           board.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
           board.style.gridAutoRows = `${Math.max(20, Math.floor(best.tileHeight))}px`;
           // Small tiles drop their detail rows, so what is left (name, value, zone) can be larger.
-          const dense = best.tileHeight < 110;
-          board.style.setProperty("--scale", Math.max(0.45, Math.min(3, best.tileHeight / (dense ? 80 : 150))).toFixed(3));
+          // Sizes are of a 1920-pixel-wide screen, and grow with a wider one (a 4K screen's pixels
+          // are half the size).
+          const px = Math.max(1, window.innerWidth / 1920);
+          document.documentElement.style.setProperty("--px", `${px}px`);
+          const dense = fitted.dense || best.tileHeight < 110 * px;
+          const scale = fitted.shrink * best.tileHeight / (dense ? 80 : 150);
+          document.documentElement.style.setProperty("--scale", Math.max(0.45 * px, Math.min(3 * px, scale)).toFixed(3));
           board.classList.toggle("dense", dense);
         }
         window.addEventListener("resize", fit);

@@ -163,7 +163,7 @@ public struct OperatorEndpoint: Sendable {
         }
         let body = OutputEncoder.liveClass(
             sessionClass, plan: plan, members: members, results: results,
-            nowMs: Int64(Date().timeIntervalSince1970 * 1000))
+            name: { processor.profiles.profile(for: $0)?.name }, nowMs: Int64(Date().timeIntervalSince1970 * 1000))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))

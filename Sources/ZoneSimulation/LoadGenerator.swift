@@ -24,6 +24,9 @@ public struct LoadGenerator: Sendable {
     /// The class plans to publish before the events.
     public func classPlans(topic: String) -> [GymClass.Record] { gym.classPlans(topic: topic) }
 
+    /// The classes the members belong to (`<prefix>/spin`, `<prefix>/hiit`).
+    public var classNames: [String] { gym.classNames }
+
     /// Whether every second of the class has been generated.
     public var isFinished: Bool { second > plan.sessionSeconds }
 

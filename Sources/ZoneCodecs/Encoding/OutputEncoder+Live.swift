@@ -108,12 +108,13 @@ extension OutputEncoder {
 
     /// A class as it runs (`GET /classes/{class}`): its plan's current step at `nowMs` with the
     /// time left in it, each member's target status, and the live leaderboard by points so far.
-    /// `results` is the class's latest `class_summary` (its latest day), when there is one.
-    /// Each member's `stale_ms` is how long ago its owner took the state shown, and the class's
+    /// `results` is the class's latest `class_summary` (its latest day), when there is one;
+    /// `name` gives each of its leaderboard's persons their display name, so a board that
+    /// shows names on the tiles shows them in the results too. Each member's `stale_ms` is how long ago its owner took the state shown, and the class's
     /// `stale_ms` the largest of them: how old the oldest part of the answer is.
     public static func liveClass(
         _ sessionClass: String, plan: WorkoutPlan?, members: [(state: LiveSessionState, staleMs: Int64)],
-        results: [UInt8]? = nil, nowMs: Int64
+        results: [UInt8]? = nil, name: (String) -> String? = { _ in nil }, nowMs: Int64
     ) -> [UInt8] {
         let current = plan.flatMap { $0.step(at: nowMs) }
         func points(_ member: (state: LiveSessionState, staleMs: Int64)) -> Int64 {
@@ -150,8 +151,23 @@ extension OutputEncoder {
                 "time_left_ms": plan.flatMap { plan in current.map { Build.integer(plan.end(ofStep: $0) - nowMs) } },
                 "members": Build.array(members.sorted { $0.state.session < $1.state.session }.map(entry)),
                 "leaderboard": Build.array(ranked.prefix(10).map(entry)),
-                "results": results.flatMap { json_loadb($0, $0.count, 0, nil) },
+                "results": results.flatMap { namingLeaderboard(json_loadb($0, $0.count, 0, nil), name) },
                 "stale_ms": Build.integer(max(0, members.map(\.staleMs).max() ?? 0)),
             ]))
+    }
+
+    /// A class summary with `name` added to each leaderboard entry whose person has one.
+    static func namingLeaderboard(
+        _ summary: JanssonBuilder.Value?, _ name: (String) -> String?
+    ) -> JanssonBuilder.Value? {
+        guard let summary, let leaderboard = json_object_get(summary, "leaderboard") else { return summary }
+        for index in 0..<json_array_size(leaderboard) {
+            let entry = json_array_get(leaderboard, index)
+            guard let person = json_string_value(json_object_get(entry, "person")),
+                let display = name(String(cString: person))
+            else { continue }
+            json_object_set_new(entry, "name", Build.string(display))
+        }
+        return summary
     }
 }
