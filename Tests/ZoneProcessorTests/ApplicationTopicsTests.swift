@@ -130,6 +130,51 @@ struct ApplicationTopicsTests {
             "\(refused.output.suffix(2000))")
     }
 
+    /// Two copies of the exactly-once StatefulSet on one cluster: both applications' instances
+    /// are `zonestream-0`, the second names itself `application: gym-b`. Their transactional
+    /// ids carry their group, so neither fences the other while both run, and their outputs
+    /// never mix: each finishes every workout once, into its own topics. (With one
+    /// `transactional_id_prefix` set for both, the second fences the first at once.)
+    @Test(arguments: BrokerKind.noidaIfSelected)
+    func twoExactlyOnceApplicationsWithTheSameInstanceIDsRunSideBySide(on kind: BrokerKind) throws {
+        let broker = try TestBroker(kind, partitions: 2, applications: ["gym-a", "gym-b"])
+        defer { broker.stop() }
+        let input = try Self.sendingTwoWorkouts(to: broker)
+        let identity = ["ZONESTREAM_INSTANCE_ID": "zonestream-0"]
+        let exactlyOnce = ["--set", "processing_guarantee=exactly_once", "--set", "create_topics.partitions=2"]
+        let first = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "gym-a", extra: exactlyOnce, environment: identity,
+            ownTopics: true)
+        defer { first.signal(SIGTERM) }
+        let second = try ZoneStreamProcess.processor(
+            bootstrap: broker.bootstrapServers, group: "gym-b", extra: exactlyOnce + ["--set", "application=gym-b"],
+            environment: identity, ownTopics: true)
+        defer { second.signal(SIGTERM) }
+        // gym-b creates its outputs as it starts; read them (committed only) once it has.
+        #expect(second.waitForOutput("partitions assigned", seconds: 60), "\(second.output.suffix(2000))")
+        let outputs = try OutputCollector(
+            bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "gym-b-workouts-finished"])
+        defer { outputs.stop() }
+        #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "gym-a: \(first.output.suffix(2000))")
+        #expect(
+            outputs.wait { $0.records("gym-b-workouts-finished").count == 2 }, "gym-b: \(second.output.suffix(2000))")
+        // Both keep committing transactions side by side: a later pair of workouts reaches both.
+        for session in ["noon-ride", "night-ride"] {
+            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+                try input.send("workout-events", key: session, value: Array(event.utf8))
+            }
+        }
+        try input.flush()
+        #expect(outputs.wait { $0.records("workouts-finished").count == 4 }, "gym-a: \(first.output.suffix(2000))")
+        #expect(
+            outputs.wait { $0.records("gym-b-workouts-finished").count == 4 }, "gym-b: \(second.output.suffix(2000))")
+        for process in [first, second] {
+            #expect(!process.output.lowercased().contains("fatal error"), "\(process.output.suffix(2000))")
+            #expect(process.signal(SIGTERM), "each stops cleanly: neither was fenced out")
+        }
+        #expect(outputs.records("workouts-finished").count == 4 && outputs.records("gym-b-workouts-finished").count == 4)
+    }
+
     /// A producer that has sent both of ``sessions``, each a whole workout.
     static func sendingTwoWorkouts(to broker: TestBroker) throws -> TestInput {
         let input = try TestInput(bootstrap: broker.bootstrapServers)
