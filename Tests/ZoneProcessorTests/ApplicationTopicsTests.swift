@@ -172,7 +172,8 @@ struct ApplicationTopicsTests {
             #expect(!process.output.lowercased().contains("fatal error"), "\(process.output.suffix(2000))")
             #expect(process.signal(SIGTERM), "each stops cleanly: neither was fenced out")
         }
-        #expect(outputs.records("workouts-finished").count == 4 && outputs.records("gym-b-workouts-finished").count == 4)
+        #expect(
+            outputs.records("workouts-finished").count == 4 && outputs.records("gym-b-workouts-finished").count == 4)
     }
 
     /// A producer that has sent both of ``sessions``, each a whole workout.
