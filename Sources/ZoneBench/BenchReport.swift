@@ -36,7 +36,7 @@ struct BenchReport: Codable {
     var latencyFloorPercentilesMs: [[Double]]
     /// The same measures on the load generator's gym traffic, with the Kafka I/O floor.
     var gym: GymRun.Figures
-    /// Peer stream processors on the same gym traffic (`--peer`), in the same sitting.
+    /// Peer stream processors on the same gym traffic (`--peer`), in the same measurement.
     var peers: [PeerRun.Figures]
 
     var table: String {

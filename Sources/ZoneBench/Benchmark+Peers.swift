@@ -4,7 +4,7 @@ import ZoneKafka
 import ZoneProcessor
 
 /// The peers (`--peer`): their jobs on the gym traffic in rounds, and their latency at a
-/// fixed rate beside ZoneStream's at the same rate, in the same sitting.
+/// fixed rate beside ZoneStream's at the same rate, in the same measurement.
 extension Benchmark {
     /// Each peer's job (`--peer`) on the gym traffic's records, in rounds, against ZoneStream's
     /// rate and CPU. A peer that needs topics created when asked is left out on the embedded
@@ -59,7 +59,7 @@ extension Benchmark {
         return figures
     }
 
-    /// How each peer ran in this sitting: its pinned packages and its settings.
+    /// How each peer ran in this measurement: its pinned packages and its settings.
     func peerSettings(cluster: BenchCluster) -> [String: PeersReport.PeerSettings] {
         var settings: [String: PeersReport.PeerSettings] = [:]
         for peer in peers {

@@ -36,7 +36,7 @@ public struct Benchmark: Sendable {
     public var smoke: Bool
     /// A Kafka cluster to run on instead of an embedded broker.
     public var bootstrapServers: String?
-    /// Peers run over the same gym traffic (``knownPeers``), in the same sitting.
+    /// Peers run over the same gym traffic (``knownPeers``), in the same measurement.
     public var peers: [String]
     /// With peers: the fixed rate (samples/s) and length of the latency runs that compare
     /// them with ZoneStream, a rate every peer sustains.

@@ -6,7 +6,7 @@ import ZoneProcessor
 /// Two or more `zonestream` builds under one harness (`zonestream bench builds`): the gym
 /// traffic preloaded once on an embedded broker, then rounds of the Kafka I/O floor and each
 /// build as a `zonestream run` child (``ChildThroughput``), so every build's ratio to the floor
-/// is read against the same floor, measured by the same code, in the same sitting. How a
+/// is read against the same floor, measured by the same code, in the same measurement. How a
 /// change's end-to-end cost is told apart from a change of harness.
 public struct BuildComparison: Sendable {
     /// A build to measure: its name in the report, its `zonestream` executable, and settings
@@ -96,7 +96,7 @@ public struct BuildComparison: Sendable {
     ) throws -> (floor: [ClientCost], builds: [[ClientCost]]) {
         var floorRuns: [ClientCost] = []
         var buildRuns = Array(repeating: [ClientCost](), count: builds.count)
-        // The sitting's first child paid for memory none after it did (two to three times their
+        // The measurement's first child paid for memory none after it did (two to three times their
         // page faults, a third more CPU per record): an uncounted child run takes that.
         _ = try ChildThroughput.measure(
             childRun(0, group: Self.childWarmUpGroup, names: names, base: configuration), records: records)

@@ -35,7 +35,7 @@ struct BuildComparisonReport: Codable {
     var builds: [BuildFigures]
     /// The first build's rate over each other build's, round by round (the same floor cancels).
     var firstOverOthers: [String: Spread]
-    /// Where the median of each of those ratios lies (``MedianInterval``): a sitting that
+    /// Where the median of each of those ratios lies (``MedianInterval``): a measurement that
     /// cannot tell the builds apart gives an interval holding 1.
     var firstOverOthersInterval: [String: MedianInterval]
 

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// On a shared two-core machine one round's ratio of two builds moves by a third either way,
 /// so a median alone cannot say whether a 3% difference is a build's or the machine's. When
-/// the interval holds 1, the sitting cannot tell the two builds apart.
+/// the interval holds 1, the measurement cannot tell the two builds apart.
 struct MedianInterval: Codable, Equatable {
     var low: Double
     var high: Double

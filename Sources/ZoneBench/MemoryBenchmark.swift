@@ -5,7 +5,7 @@ import ZoneKafka
 /// The memory measurement alone (`zonestream bench memory`): an embedded broker as a child
 /// process, then `runs` times a fresh `zonestream run` child holding more and more live
 /// sessions, each run on topics of its own. `processorExecutable` measures another build the
-/// same way, so a change to a session's size can be compared in one sitting.
+/// same way, so a change to a session's size can be compared in one measurement.
 public struct MemoryBenchmark: Sendable {
     /// Live sessions held after each round, cumulative (10,000 then 100,000 in `bench`).
     public var sessionCounts: [Int]

@@ -4,7 +4,7 @@ import ZoneHarness
 import ZoneKafka
 
 /// Sample-to-zone-change latency of each peer at a fixed rate that all of them sustain, beside
-/// ZoneStream's at the same rate, in the same sitting: the same paced heart-rate samples
+/// ZoneStream's at the same rate, in the same measurement: the same paced heart-rate samples
 /// (``LatencyRun/pace(producer:topic:rate:seconds:traffic:countingFromMs:)``, `ts` the wall
 /// clock when each is produced) into topics of the peer's own, and its zone changes read back
 /// by the same reader. The peer runs live (`--live`: it reads until it is stopped) as a child

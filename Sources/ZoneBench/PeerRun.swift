@@ -1,7 +1,7 @@
 import Foundation
 
 /// Peer stream processors run over the same preloaded gym traffic as ZoneStream, in the same
-/// sitting: each does the heart-rate half of ZoneStream's job (benchmarks/peers/NAME), runs
+/// measurement: each does the heart-rate half of ZoneStream's job (benchmarks/peers/NAME), runs
 /// as a child process in its own pinned environment and reports one JSON line. Each is run
 /// `rounds` times, like ZoneStream, and read against ZoneStream's rate and CPU.
 enum PeerRun {

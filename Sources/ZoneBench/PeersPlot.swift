@@ -1,8 +1,8 @@
 import Foundation
 
 /// The peers' plot as a self-contained SVG: records per CPU-second on the gym records for
-/// every client of the sitting (the bare consumer and the Kafka I/O floor bound them all),
-/// and each engine's produce-to-zone-change latency at the sitting's fixed rate (p50, p99 and
+/// every client of the measurement (the bare consumer and the Kafka I/O floor bound them all),
+/// and each engine's produce-to-zone-change latency at the measurement's fixed rate (p50, p99 and
 /// p99.9). Both axes are logarithmic: the clients differ by orders of magnitude.
 struct PeersPlot {
     let report: PeersReport
@@ -32,7 +32,7 @@ struct PeersPlot {
             BenchPlot.text(
                 20, height - 20,
                 "\(report.broker), \(report.machine); \(BenchPlot.grouped(report.gymRecords)) gym records; "
-                    + "each engine measured in the same sitting", size: 12))
+                    + "each engine measured in one run", size: 12))
         parts.append("</svg>")
         return parts.joined(separator: "\n")
     }

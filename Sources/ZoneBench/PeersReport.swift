@@ -1,6 +1,6 @@
 import Foundation
 
-/// ZoneStream against the peer stream processors, from one sitting of `zonestream bench
+/// ZoneStream against the peer stream processors, from one measurement of `zonestream bench
 /// --peer ...`: throughput on the same gym records (with the bare consumer and the Kafka I/O
 /// floor that bound every client), CPU per record and memory, and latency at one fixed rate.
 /// Written as peers.json beside bench.json.

@@ -10,7 +10,7 @@ import Foundation
 /// for a processor run as one; the embedded broker runs in a process of its own and is not
 /// counted). Leaving out the start (joining the group, the first
 /// fetches) and the end (the last partitions draining one by one) keeps a run's figure to
-/// what the client sustains: over the whole run, a client's runs in one sitting differed by
+/// what the client sustains: over the whole run, a client's runs in one measurement differed by
 /// up to a half. On a machine with few cores a client that keeps every core busy reads as
 /// fast as its CPU per record allows, so the CPU tells why two rates differ: work per
 /// record, or cores left idle. Given the embedded broker's process, the window also takes the

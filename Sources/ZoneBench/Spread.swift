@@ -1,6 +1,6 @@
 import Foundation
 
-/// A figure measured in several runs of one sitting: its median, and its spread, the range
+/// A figure measured in several runs of one measurement: its median, and its spread, the range
 /// of the runs as a share of the median (0.08: the runs lie within 8% of one another).
 struct Spread: Codable {
     var median: Double

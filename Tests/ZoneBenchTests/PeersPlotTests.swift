@@ -8,9 +8,9 @@ import Testing
     static let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("benchmarks/results")
 
-    /// The sittings committed: on the embedded broker, and on noida-db (where Faust runs too).
+    /// The measurements committed: on the embedded broker, and on noida-db (where Faust runs too).
     @Test(arguments: ["", "noida-db/"])
-    func theCommittedSittingIsDrawnWithEveryClient(_ directory: String) throws {
+    func theCommittedMeasurementIsDrawnWithEveryClient(_ directory: String) throws {
         let results = Self.results.appendingPathComponent(directory)
         let data = try Data(contentsOf: results.appendingPathComponent("peers.json"))
         let report = try JSONDecoder().decode(PeersReport.self, from: data)

@@ -2,7 +2,7 @@ import ArgumentParser
 import ZoneBench
 
 /// `zonestream bench plot`: draws peers.svg from a peers.json, as `bench --peer` does at the
-/// end of its sitting, so that a plot can be redrawn without measuring again.
+/// end of its measurement, so that a plot can be redrawn without measuring again.
 struct PlotBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot", abstract: "Draw peers.svg from the peers.json in a results directory.")
