@@ -30,7 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // NIOConcurrencyHelpers only: a pthread-based lock, which ThreadSanitizer can see
-        // (Synchronization.Mutex's futex is invisible to it; docs/explanation/decisions.md).
+        // (Synchronization.Mutex's futex is invisible to it; docs/explanation/testing.md).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // NIOHTTPTypes only: the HTTP parts the endpoint's connection guard sees.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),

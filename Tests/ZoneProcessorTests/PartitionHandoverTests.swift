@@ -102,7 +102,7 @@ struct PartitionHandoverTests {
     /// not move depends on the broker: this one sometimes answers a commit of the generation
     /// being replaced with ILLEGAL_GENERATION, and librdkafka then gives up every partition;
     /// `bench failover --cooperative` measures the pauses. On the embedded broker only: noida-db
-    /// also leaves a cooperative member's rejoin unanswered for a minute (docs/explanation/decisions.md).
+    /// also leaves a cooperative member's rejoin unanswered for a minute (docs/explanation/design-decisions.md).
     @Test(arguments: BrokerKind.mockIfSelected)
     func cooperativeRebalancingKeepsEveryOutputExact(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)

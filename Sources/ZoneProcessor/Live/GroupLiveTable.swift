@@ -8,7 +8,7 @@ import ZoneEngine
 /// already writes once per commit interval with the state of the sessions that changed (and
 /// tombstones for those that finished). So there is no RPC, no member-to-member addressing and
 /// no extra topic: an instance only reads what the group writes anyway, as fresh as the last
-/// commit interval plus one fetch (docs/explanation/decisions.md). A session of a crashed
+/// commit interval plus one fetch (docs/explanation/design-decisions.md). A session of a crashed
 /// instance keeps its last state until its new owner writes it again.
 ///
 /// The sessions of the partitions this instance owns are not kept here: its workers publish

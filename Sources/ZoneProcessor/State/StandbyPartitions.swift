@@ -3,7 +3,7 @@ import ZoneEngine
 /// Warm standbys: the restorable state of changelog partitions this instance does not own,
 /// kept up to date by the group table's changelog reader, each with the offset it reflects.
 /// A partition assigned to this instance then starts from its standby and reads only the
-/// changelog's tail, instead of the whole partition (docs/explanation/decisions.md).
+/// changelog's tail, instead of the whole partition (docs/explanation/design-decisions.md).
 ///
 /// A standby is complete or absent: it holds every record of its partition from the start
 /// (the reader began there) or from the moment this instance released the partition with its
