@@ -23,7 +23,7 @@ public struct WorkoutEvent: Sendable, Equatable {
         case sampleSeries(Quantity, intervalMs: Int64, values: [Double], person: String?)
         /// Boxed: a start request holds both quantities' inline zone boundaries (hundreds of
         /// bytes), and every sample's event would otherwise be as large and copied as such
-        /// (memmove was a tenth of a worker's time, benchmarks/README.md).
+        /// (memmove was a tenth of a worker's time in perf).
         indirect case sessionStart(SessionStartRequest)
         case sessionEnd
         case pause

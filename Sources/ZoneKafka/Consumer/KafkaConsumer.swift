@@ -35,7 +35,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         // A broker that cuts an empty fetch's wait short when data arrives (Kafka) makes this
         // only the pace of empty fetches of an idle consumer; the mock waits it out in full,
         // so it is on every sample's path there: 10 ms gave p99 26-28 ms at 100,000 samples/s,
-        // 3 ms gives 20 ms (benchmarks/README.md).
+        // 3 ms gives 20 ms (docs/explanation/design-decisions.md).
         "fetch.wait.max.ms": "3",
         "enable.auto.commit": "false",
         "enable.auto.offset.store": "false",
@@ -46,7 +46,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         // length is its destination's). Once a limit is reached it stops fetching those
         // partitions for a fixed 1 s (fetch.queue.backoff.ms only arrived in 2.1.1). With
         // librdkafka's 100,000 messages a worker emptied its queue in under half a second and
-        // then sat idle: the throughput timeline's dips to zero (benchmarks/README.md). The
+        // then sat idle: the throughput timeline's dips to zero (benchmarks/method.md). The
         // limits below hold more than a worker applies in that second, and still bound the
         // memory: 64 MB per worker queue (plus one fetch's overshoot).
         "queued.min.messages": "1000000",
