@@ -21,13 +21,11 @@ struct GroupLiveViewTests {
 
     /// Waits until every instance in `ports` answers every session; returns the ids missing.
     static func missing(ports: [Int], ids: [String], seconds: Double) -> [String] {
-        let deadline = Date().addingTimeInterval(seconds)
         var missing: [String] = []
-        repeat {
+        Eventually.holds(within: seconds, poll: 0.5) {
             missing = ports.flatMap { port in ids.filter { liveSession(port, $0) == nil }.map { "\($0)@\(port)" } }
-            if missing.isEmpty { return [] }
-            Thread.sleep(forTimeInterval: 0.5)
-        } while Date() < deadline
+            return missing.isEmpty
+        }
         return missing
     }
 
@@ -70,16 +68,15 @@ struct GroupLiveViewTests {
             })
         #expect(instances[0].signal(SIGKILL, waitSeconds: 10))
         #expect(Self.missing(ports: survivors, ids: ids, seconds: 5).isEmpty)
-        let deadline = Date().addingTimeInterval(60)
         var stale = ids
-        repeat {
-            Thread.sleep(forTimeInterval: 1)
+        Eventually.holds(within: 60, poll: 1) {
             stale = ids.filter { id in
                 survivors.contains { port in
                     (Self.liveSession(port, id)?["latest_ts"] as? Int ?? 0) <= (before[id] ?? Int.max)
                 }
             }
-        } while !stale.isEmpty && Date() < deadline
+            return stale.isEmpty
+        }
         #expect(stale.isEmpty, "sessions whose state did not move on after the SIGKILL: \(stale)")
     }
 }

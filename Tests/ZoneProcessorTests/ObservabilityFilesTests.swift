@@ -57,15 +57,14 @@ struct ObservabilityFilesTests {
         try input.flush()
         // Consumer lag appears with the first statistics after the partitions are assigned.
         var exported: Set<String> = []
-        let deadline = Date().addingTimeInterval(60)
-        repeat {
-            Thread.sleep(forTimeInterval: 0.5)
+        Eventually.holds(within: 60, poll: 0.5) {
             let body = (try? LoopbackHTTPClient.get(port: port, path: "/metrics").body) ?? ""
             exported = Set(
                 body.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.compactMap {
                     $0.split(separator: " ").dropFirst(2).first.map(String.init)
                 })
-        } while !used.isSubset(of: exported) && Date() < deadline
+            return used.isSubset(of: exported)
+        }
         #expect(used.subtracting(exported).isEmpty, "used but not exported: \(used.subtracting(exported).sorted())")
         let body = try LoopbackHTTPClient.get(port: port, path: "/metrics").body
         // Every exported metric has its help text.

@@ -23,12 +23,12 @@ struct ProbeCommandTests {
         let live = try Self.probe(["--port", "\(port)", "--live"])
         #expect(live.status == 0 && live.output.contains(#"/health: 200 {"status":"up"}"#), "\(live.output)")
         // Ready once the embedded broker's partitions are assigned and consuming.
-        let deadline = Date().addingTimeInterval(60)
         var ready = try Self.probe(["--port", "\(port)"])
-        while ready.status != 0 && Date() < deadline && processor.isRunning {
+        try Eventually.holds(within: 60, poll: 0.2) {
+            guard ready.status != 0 && processor.isRunning else { return true }
             #expect(ready.status == 1 && ready.output.contains("/ready: 503"), "\(ready.output)")
-            Thread.sleep(forTimeInterval: 0.2)
             ready = try Self.probe(["--port", "\(port)"])
+            return false
         }
         #expect(ready.status == 0 && ready.output.contains(#""ready":true"#), "\(ready.output)")
 

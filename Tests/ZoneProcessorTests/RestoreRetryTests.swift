@@ -35,8 +35,8 @@ struct RestoreRetryTests {
         }
         thread.start()
         // Longer than one watermark query's 5 s timeout, then the broker answers again.
-        while Date().timeIntervalSince(started) < 7 && outcome.withLockedValue({ $0 }) == nil {
-            Thread.sleep(forTimeInterval: 0.1)
+        Eventually.holds(within: 7 - Date().timeIntervalSince(started), poll: 0.1) {
+            outcome.withLockedValue { $0 } != nil
         }
         #expect(outcome.withLockedValue { $0 } == nil, "the restore ended while the broker was down")
         #expect(broker.control("up 1"))
