@@ -22,10 +22,30 @@ public enum BrokerKind: String, Sendable, CaseIterable, CustomStringConvertible 
     }
 
     /// Only noida-db, if selected (for what the mock cannot show, such as transaction markers).
-    public static var noidaIfSelected: [BrokerKind] { selected.filter { $0 == .noida } }
+    public static var noidaIfSelected: [BrokerKind] { only(.noida) }
     /// Only the mock, if selected: for tests noida-db cannot pass for reasons of its own
     /// (each such test says which; docs/explanation/guarantees.md lists them).
-    public static var mockIfSelected: [BrokerKind] { selected.filter { $0 == .mock } }
+    public static var mockIfSelected: [BrokerKind] { only(.mock) }
+
+    /// `kind` if selected; when it is not, the tests that take only it run no case, and the
+    /// run says so once rather than passing them silently.
+    static func only(_ kind: BrokerKind) -> [BrokerKind] {
+        guard selected.contains(kind) else {
+            if kind == .noida { _ = announceNoidaSkipped } else { _ = announceMockSkipped }
+            return []
+        }
+        return [kind]
+    }
+
+    private static let announceNoidaSkipped: Void = announceSkipped(.noida)
+    private static let announceMockSkipped: Void = announceSkipped(.mock)
+
+    private static func announceSkipped(_ kind: BrokerKind) {
+        FileHandle.standardError.write(
+            Data(
+                "note: ZONESTREAM_TEST_BROKERS does not select \(kind): the tests that run only on it run no case\n"
+                    .utf8))
+    }
 }
 
 /// A broker for one test, of either kind, with the contract's topics; stopped by PID when
