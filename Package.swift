@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "ZoneKafka",
             dependencies: [
-                "CRdKafka", .product(name: "Logging", package: "swift-log"),
+                "CRdKafka", "CJansson", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSettings),
@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "ZoneProcessor",
             dependencies: [
-                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CMalloc", "CJansson",
+                "ZoneEngine", "ZoneCodecs", "ZoneKafka", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -2,6 +2,7 @@ import CoreMetrics
 import NIOConcurrencyHelpers
 import Synchronization
 import ZoneCodecs
+import ZoneKafka
 
 /// Turns librdkafka's statistics (JSON, every `statistics.interval.ms`) into one
 /// `zonestream_consumer_lag{topic,partition}` gauge per partition this instance consumes:

@@ -2,16 +2,23 @@ import CJansson
 
 /// Reads what the processor uses of librdkafka's statistics JSON (every
 /// `statistics.interval.ms`): each fetched partition's consumer lag, and whether any broker is
-/// connected.
-enum ClientStatistics {
-    struct Lag: Hashable, Sendable {
-        let topic: String
-        let partition: Int32
+/// connected. Here, beside the client that writes the document, so only the Kafka layer knows
+/// its shape.
+public enum ClientStatistics {
+    /// A partition whose lag is reported.
+    public struct Lag: Hashable, Sendable {
+        public let topic: String
+        public let partition: Int32
+
+        public init(topic: String, partition: Int32) {
+            self.topic = topic
+            self.partition = partition
+        }
     }
 
     /// `topics.<topic>.partitions.<n>.consumer_lag` for partitions being fetched. librdkafka
     /// reports -1 while it does not know, and keeps an internal partition -1: both are skipped.
-    static func lags(_ json: String) -> [Lag: Int64] {
+    public static func lags(_ json: String) -> [Lag: Int64] {
         guard let root = json_loads(json, 0, nil) else { return [:] }
         defer { json_decref(root) }
         var lags: [Lag: Int64] = [:]
@@ -31,7 +38,7 @@ enum ClientStatistics {
 
     /// Whether any broker the client knows is connected (`brokers.<name>.state` is `UP`), or
     /// nil when the document lists no broker.
-    static func anyBrokerUp(_ json: String) -> Bool? {
+    public static func anyBrokerUp(_ json: String) -> Bool? {
         guard let root = json_loads(json, 0, nil) else { return nil }
         defer { json_decref(root) }
         guard let brokers = json_object_get(root, "brokers") else { return nil }
