@@ -126,6 +126,7 @@ let package = Package(
                 "ZoneEngine", "ZoneSimulation", "ZoneKafka", "ZoneProcessor", "ZoneHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/ZoneTestSupport",
             swiftSettings: strictSettings),
@@ -169,6 +170,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "DocumentationTests", dependencies: ["ZoneTestSupport"], swiftSettings: strictSettings),
+        // The deploy files (Kubernetes, the Debian package, Docker, systemd, the dashboards and
+        // alerts) checked with their own tools.
+        .testTarget(
+            name: "DeploymentTests",
+            dependencies: [
+                "ZoneProcessor", "ZoneHTTP", "ZoneHarness", "ZoneTestSupport",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings),
+        // The operator's commands (reset, probe, state dump, dead-letter replay, demo) run as
+        // processes against a broker.
+        .testTarget(
+            name: "OperatorToolTests",
+            dependencies: ["ZoneProcessor", "ZoneHTTP", "ZoneHarness", "ZoneTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ZoneBenchTests",
             dependencies: [

@@ -83,7 +83,7 @@ struct ApplicationTopicsTests {
         // after the old ones).
         for partition in Int32(0)..<2 {
             let session = "late-ride-\(partition)"
-            for event in DeadLetterReplayTests.events(session, person: "p-late") {
+            for event in WholeWorkout.events(session, person: "p-late") {
                 try input.send("workout-events", key: session, value: Array(event.utf8), partition: partition)
             }
         }
@@ -160,7 +160,7 @@ struct ApplicationTopicsTests {
             outputs.wait { $0.records("gym-b-workouts-finished").count == 2 }, "gym-b: \(second.output.suffix(2000))")
         // Both keep committing transactions side by side: a later pair of workouts reaches both.
         for session in ["noon-ride", "night-ride"] {
-            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+            for event in WholeWorkout.events(session, person: "p-\(session)") {
                 try input.send("workout-events", key: session, value: Array(event.utf8))
             }
         }
@@ -180,7 +180,7 @@ struct ApplicationTopicsTests {
     static func sendingTwoWorkouts(to broker: TestBroker) throws -> TestInput {
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for session in sessions {
-            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+            for event in WholeWorkout.events(session, person: "p-\(session)") {
                 try input.send("workout-events", key: session, value: Array(event.utf8))
             }
         }

@@ -8,56 +8,12 @@ import ZoneTestSupport
 /// must come out byte for byte, and nothing else. So the README cannot go stale.
 @Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ReadmeExampleTests {
-    /// The README's example: inputs (topic, key, value) in order, and outputs by topic.
-    struct Example {
-        var inputs: [(topic: String, key: String, value: String)] = []
-        var outputs: [String: [String]] = [:]
-    }
-
-    static var readme: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-    }
-
-    /// The code block after each `<!-- example inputs -->` and `<!-- example output TOPIC -->`
-    /// marker; an input line is `topic key value`, an output line one record's value.
-    static func example() throws -> Example {
-        let lines = try String(contentsOf: readme, encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        var example = Example()
-        var index = 0
-        while index < lines.count {
-            let line = lines[index].trimmingCharacters(in: .whitespaces)
-            index += 1
-            guard line.hasPrefix("<!-- example "), line.hasSuffix("-->") else { continue }
-            let words = line.dropFirst(5).dropLast(3).split(separator: " ").map(String.init)
-            guard index < lines.count, lines[index].hasPrefix("```") else { continue }
-            index += 1
-            var block: [String] = []
-            while index < lines.count, !lines[index].hasPrefix("```") {
-                block.append(String(lines[index]))
-                index += 1
-            }
-            if words.count == 2 && words[1] == "inputs" {
-                for entry in block where !entry.isEmpty {
-                    let parts = entry.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-                    example.inputs.append(
-                        (String(parts[0]), String(parts[1]), String(parts[2]).trimmingCharacters(in: .whitespaces)))
-                }
-            } else if words.count == 3 && words[1] == "output" {
-                example.outputs[words[2], default: []] += block.filter { !$0.isEmpty }
-            }
-        }
-        return example
-    }
-
     /// Profiles of other members published just before the example's: enough that the profile
     /// reader is still reading them when the session starts.
     static let otherProfiles = 50_000
 
     @Test func theReadmeExampleComesOutAsShown() throws {
-        let example = try Self.example()
+        let example = try ReadmeExample.load()
         #expect(example.inputs.count >= 5 && example.outputs.count == 4, "the README's example markers")
         let broker = try TestBroker(.mock, partitions: 8)
         defer { broker.stop() }

@@ -254,7 +254,7 @@ struct SettingsValidationTests {
                 shipped[prefix] = "\(node)"
             }
         }
-        walk(try DeploymentFilesTests.yaml("config/zonestream.yaml"), "")
+        walk(try RepositoryFiles.yaml("config/zonestream.yaml"), "")
         #expect(!shipped.isEmpty && defaults.count >= shipped.count, "\(output)")
         for (key, value) in shipped.sorted(by: { $0.key < $1.key }) {
             #expect(

@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// checked on the rendered objects.
 @Suite(.processSuite, .timeLimit(.minutes(10)))
 struct KubernetesManifestsTests {
-    static let root = DeploymentFilesTests.root
+    static let root = RepositoryFiles.root
     static let overlays = ["at-least-once", "exactly-once"]
 
     /// The overlay rendered by kubectl's kustomize, as text and as objects.
@@ -108,7 +108,7 @@ struct KubernetesManifestsTests {
         #expect(ingressPorts == [8080])
         let settingsText = try #require((configMap["data"] as? [String: String])?["zonestream.yaml"])
         let settings = try #require(try Yams.load(yaml: settingsText) as? [String: Any])
-        let unknown = DeploymentFilesTests.dottedKeys(settings).subtracting(try DeploymentFilesTests.settingKeys())
+        let unknown = RepositoryFiles.dottedKeys(settings).subtracting(try RepositoryFiles.settingKeys())
         #expect(unknown.isEmpty, "\(unknown)")
     }
 

@@ -2,39 +2,15 @@ import Foundation
 import Testing
 import Yams
 import ZoneProcessor
+import ZoneTestSupport
 
 /// docker-compose.yml and the Dockerfile, checked for structure (no Docker engine runs on the
 /// build machines): KRaft Kafka, every topic the processor uses created, ZoneStream pointed
 /// at that Kafka with only settings that exist, the board and metrics port exposed, and the
 /// start order enforced by health checks.
 struct DeploymentFilesTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func yaml(_ name: String) throws -> [String: Any] {
-        let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
-        return try #require(try Yams.load(yaml: text) as? [String: Any])
-    }
-
-    /// Every key of config/zonestream.yaml, dotted (the settings ZoneStream knows).
-    static func settingKeys() throws -> Set<String> { dottedKeys(try yaml("config/zonestream.yaml")) }
-
-    /// The dotted paths of a YAML map's leaves (`http.port`).
-    static func dottedKeys(_ root: Any) -> Set<String> {
-        var keys: Set<String> = []
-        func walk(_ node: Any, _ prefix: String) {
-            if let map = node as? [String: Any], !map.isEmpty {
-                for (key, value) in map { walk(value, prefix.isEmpty ? key : "\(prefix).\(key)") }
-            } else {
-                keys.insert(prefix)
-            }
-        }
-        walk(root, "")
-        return keys
-    }
-
     @Test func composeRunsKRaftKafkaZoneStreamAndTheLoadGenerator() throws {
-        let compose = try Self.yaml("docker-compose.yml")
+        let compose = try RepositoryFiles.yaml("docker-compose.yml")
         let services = try #require(compose["services"] as? [String: [String: Any]])
         #expect(Set(services.keys) == ["kafka", "topics", "zonestream", "loadgen"])
 
@@ -63,7 +39,7 @@ struct DeploymentFilesTests {
         let environment = try #require(zonestream["environment"] as? [String: Any])
         #expect(environment["ZONESTREAM_KAFKA_BOOTSTRAP_SERVERS"] as? String == "kafka:9092")
         #expect(environment["ZONESTREAM_HTTP_HOST"] as? String == "0.0.0.0")
-        let known = try Self.settingKeys().map {
+        let known = try RepositoryFiles.settingKeys().map {
             "ZONESTREAM_" + $0.uppercased().replacingOccurrences(of: ".", with: "_")
         }
         for name in environment.keys { #expect(known.contains(name), "\(name) is not a setting") }
@@ -85,7 +61,7 @@ struct DeploymentFilesTests {
     }
 
     @Test func dockerfileBuildsTheExecutableAndShipsItsLibraries() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let text = try String(contentsOf: RepositoryFiles.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let stages = lines.filter { $0.hasPrefix("FROM ") }
         #expect(stages.count == 2)
@@ -110,7 +86,7 @@ struct DeploymentFilesTests {
         }
         // What the image copies must exist here.
         for path in ["Package.swift", "Sources", "Tests", "config/zonestream.yaml"] {
-            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path))
+            #expect(FileManager.default.fileExists(atPath: RepositoryFiles.root.appendingPathComponent(path).path))
         }
     }
 

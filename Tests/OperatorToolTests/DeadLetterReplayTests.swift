@@ -9,21 +9,6 @@ import ZoneTestSupport
 /// its header and not replayed a second time.
 @Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct DeadLetterReplayTests {
-    static let start: Int64 = 1_717_200_000_000
-
-    static func events(_ session: String, person: String) -> [String] {
-        var events = [
-            #"{"type":"session_start","session":"\#(session)","ts":\#(start),"person":"\#(person)","activity":"cycling"}"#
-        ]
-        for second in 0..<5 {
-            events.append(
-                #"{"type":"sample","session":"\#(session)","ts":\#(start + Int64(second) * 1000),"quantity":"heart_rate","value":140}"#
-            )
-        }
-        events.append(#"{"type":"session_end","session":"\#(session)","ts":\#(start + 5000)}"#)
-        return events
-    }
-
     static func replay(_ bootstrap: String, _ extra: [String]) throws -> String {
         let (status, output) = try ZoneStreamProcess.runToExit(
             ["dlq", "replay", "--bootstrap-servers", bootstrap, "--reason", "session_limit"] + extra, seconds: 90)
@@ -43,8 +28,8 @@ struct DeadLetterReplayTests {
         // One live session at most: "kept" is live, every event of "refused" is dead-lettered.
         let limited = try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "replay", extra: ["--set", "max_live_sessions=1"])
-        try input.send("workout-events", key: "kept", value: Array(Self.events("kept", person: "p1")[0].utf8))
-        for event in Self.events("refused", person: "p2") {
+        try input.send("workout-events", key: "kept", value: Array(WholeWorkout.events("kept", person: "p1")[0].utf8))
+        for event in WholeWorkout.events("refused", person: "p2") {
             try input.send("workout-events", key: "refused", value: Array(event.utf8))
         }
         try input.flush()

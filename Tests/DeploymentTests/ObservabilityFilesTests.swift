@@ -9,7 +9,7 @@ import ZoneTestSupport
 /// rules; systemd accepts the unit (the Kubernetes manifests: KubernetesManifestsTests).
 @Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct ObservabilityFilesTests {
-    static let root = DeploymentFilesTests.root
+    static let root = RepositoryFiles.root
 
     /// Metric names used in `text` (series suffixes of histograms dropped); Prometheus's own
     /// `up` is not ZoneStream's to export.

@@ -12,8 +12,8 @@ struct StateDumpTests {
         let broker = try TestBroker(kind, partitions: 2)
         defer { broker.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
-        let live = DeadLetterReplayTests.events("still-riding", person: "p1").dropLast()
-        let finished = DeadLetterReplayTests.events("done-riding", person: "p2")
+        let live = WholeWorkout.events("still-riding", person: "p1").dropLast()
+        let finished = WholeWorkout.events("done-riding", person: "p2")
         for (session, events) in [("still-riding", Array(live)), ("done-riding", finished)] {
             for event in events { try input.send("workout-events", key: session, value: Array(event.utf8)) }
         }

@@ -19,7 +19,7 @@ struct GroupResetTests {
         defer { broker.stop() }
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         for session in ["first-ride", "second-ride"] {
-            for event in DeadLetterReplayTests.events(session, person: "p-\(session)") {
+            for event in WholeWorkout.events(session, person: "p-\(session)") {
                 try input.send("workout-events", key: session, value: Array(event.utf8))
             }
         }
@@ -72,7 +72,7 @@ struct GroupResetTests {
         let running = try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "live", ownTopics: true)
         defer { running.signal(SIGTERM) }
-        for event in DeadLetterReplayTests.events("first-ride", person: "p1") {
+        for event in WholeWorkout.events("first-ride", person: "p1") {
             try input.send("workout-events", key: "first-ride", value: Array(event.utf8))
         }
         try input.flush()
@@ -88,7 +88,7 @@ struct GroupResetTests {
         #expect(!running.output.contains("partitions revoked"), "the live instance kept its partition")
         #expect(running.output.components(separatedBy: "partitions assigned").count == assignments)
         // The instance carries on where it was: the next workout is counted, the first not again.
-        for event in DeadLetterReplayTests.events("second-ride", person: "p2") {
+        for event in WholeWorkout.events("second-ride", person: "p2") {
             try input.send("workout-events", key: "second-ride", value: Array(event.utf8))
         }
         try input.flush()

@@ -29,7 +29,7 @@ struct DockerContextTests {
     /// .build-release/context: that directory holds the COPY lines' files and nothing else (but
     /// the commit it was copied at), and the binary built from it runs.
     @Test func thePackageBuildsFromExactlyWhatTheDockerfileCopies() throws {
-        let root = DeploymentFilesTests.root
+        let root = RepositoryFiles.root
         let dockerfile = try String(contentsOf: root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let copies = Self.buildStageCopies(dockerfile)
         #expect(copies.map(\.source).contains("Package.swift"), "the build stage copies the manifest: \(copies)")

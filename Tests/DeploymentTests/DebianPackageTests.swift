@@ -118,7 +118,7 @@ struct DebianPackageTests {
     /// `/usr/bin/zonestream run` with the installed settings, as the package's user, against
     /// the embedded broker: ready by its own probe, the README's outputs exactly, SIGTERM exit 0.
     static func runTheReadmeExample() throws {
-        let example = try ReadmeExampleTests.example()
+        let example = try ReadmeExample.load()
         let broker = try TestBroker(.mock, partitions: 8)
         defer { broker.stop() }
         let processor = try ZoneStreamProcess(
