@@ -144,6 +144,15 @@ public struct ProcessorConfiguration: Sendable {
     /// librdkafka properties set them (a heartbeat every 500 ms: twelve within a session timeout).
     static let groupTimingDefaults = (sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500)
 
+    /// A gap between two looks at the clock longer than this is a stall of the thread that
+    /// looks (a frozen process, a paused container): the workers and the keyed stages alike.
+    static let stallMs: Int64 = 5_000
+
+    /// How long a worker's idle timeouts and a stage's outputs wait after a stall: the group's
+    /// session timeout (at least the default), in which a replaced member learns that it lost
+    /// its partitions.
+    var stallGraceMs: Int64 { Int64(max(sessionTimeoutMs, Self.groupTimingDefaults.sessionTimeoutMs)) }
+
     /// Consumer properties for the instance's group members: the group timing above, and
     /// static membership when the instance has an identity of its own (where the user set
     /// none of these).

@@ -82,7 +82,7 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         figures = aggregation.figures(in: metrics)
         tracker = DeliveryTracker(latency: figures.deliveries)
         stallHold = StallHold(
-            graceMs: Int64(max(configuration.sessionTimeoutMs, 6_000)), capacity: Self.heldSummariesLimit,
+            graceMs: configuration.stallGraceMs, capacity: Self.heldSummariesLimit,
             nowMs: Self.monotonicMs())
         transactional = configuration.guarantee == .exactlyOnce
         // One record per finished workout: long fetch waits, so an idle stage costs the brokers

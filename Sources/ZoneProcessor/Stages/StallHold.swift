@@ -10,7 +10,7 @@
 struct StallHold<Output> {
     /// A gap between two looks at the clock (the stage looks at least every poll, 100 ms)
     /// longer than this is a stall.
-    static var stallMs: Int64 { 5_000 }
+    static var stallMs: Int64 { ProcessorConfiguration.stallMs }
 
     /// How long outputs are held after a stall.
     let graceMs: Int64

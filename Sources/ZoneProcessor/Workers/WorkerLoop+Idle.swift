@@ -22,13 +22,10 @@ extension WorkerLoop {
     }
 
     /// A gap between idle checks (every second) longer than this is a stall of the worker.
-    static let stallMs: Int64 = 5_000
+    static var stallMs: Int64 { ProcessorConfiguration.stallMs }
 
-    /// How long idle timeouts wait after a stall: the group's session timeout, in which a
-    /// replaced member learns that it lost its partitions.
-    var stallGraceMs: Int64 {
-        Int64(max(context.configuration.sessionTimeoutMs, 6_000))
-    }
+    /// How long idle timeouts wait after a stall.
+    var stallGraceMs: Int64 { context.configuration.stallGraceMs }
 
     /// Whether this instance has read and applied every record the broker held for
     /// `partition`, as far as the last fetch response told (no request to the broker).
