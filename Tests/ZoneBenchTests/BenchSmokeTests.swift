@@ -155,7 +155,7 @@ struct BenchSmokeTests {
 
     /// `bench latency --bootstrap-servers` on noida-db (the mock answers no CreateTopics): the
     /// run creates topics of its own there, and ZoneStream alone reads every zone change.
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func latencyBenchRunsOnAKafkaCluster(_ kind: BrokerKind) throws {
         let broker = try TestBroker(kind)
         defer { broker.stop() }
@@ -176,7 +176,7 @@ struct BenchSmokeTests {
 
     /// `benchmarks/latency-on-noida-db.sh`: each client on a fresh noida-db of its own, the
     /// medians printed and written, and every noida-db it started stopped.
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func latencyOnNoidaDBScriptMeasuresBothClients(_ kind: BrokerKind) throws {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent(
             "zs-latency-\(UUID().uuidString).json")

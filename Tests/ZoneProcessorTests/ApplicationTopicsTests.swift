@@ -135,7 +135,7 @@ struct ApplicationTopicsTests {
     /// ids carry their group, so neither fences the other while both run, and their outputs
     /// never mix: each finishes every workout once, into its own topics. (With one
     /// `transactional_id_prefix` set for both, the second fences the first at once.)
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func twoExactlyOnceApplicationsWithTheSameInstanceIDsRunSideBySide(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 2, applications: ["gym-a", "gym-b"])
         defer { broker.stop() }

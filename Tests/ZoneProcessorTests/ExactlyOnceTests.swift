@@ -73,7 +73,7 @@ struct ExactlyOnceTests {
     }
 
     @Test(
-        arguments: BrokerKind.noidaIfSelected,
+        arguments: BrokerKind.noidaOnly,
         [
             Scenario(guarantee: .exactlyOnce, instances: 2), Scenario(guarantee: .atLeastOnce, instances: 2),
             Scenario(guarantee: .exactlyOnce, instances: 3),
@@ -120,7 +120,7 @@ struct ExactlyOnceTests {
     /// Deployment's pods, one ConfigMap): each draws its own transactional ids, so none fences
     /// another. Two and three instances through a class, one of them started while it runs (a
     /// scale-out): every output exactly once, and every instance still running at the end.
-    @Test(arguments: BrokerKind.noidaIfSelected, [2, 3])
+    @Test(arguments: BrokerKind.noidaOnly, [2, 3])
     func instancesFromIdenticalSettingsNeverFenceEachOther(on kind: BrokerKind, count: Int) throws {
         let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
@@ -148,7 +148,7 @@ struct ExactlyOnceTests {
     /// in each, so finished workouts reach the person stage all through the run; one instance
     /// is SIGKILLed once summaries flow and started again. Exactly once: no person summary
     /// twice, and each person's latest summary counts every workout once (the oracle's).
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func aPersonStageKilledWhileCountingCountsEachWorkoutOnce(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
@@ -178,7 +178,7 @@ struct ExactlyOnceTests {
     /// mid-class and started again (as the person stage's test does), the class's partition
     /// restored from its changelog wherever it lands. Exactly once: the class has one summary per workout (read committed), with 1 to
     /// 60 workouts each once, so none was counted twice or lost.
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func aClassStageKilledMidClassCountsEachWorkoutOnce(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
@@ -230,7 +230,7 @@ struct ExactlyOnceTests {
     /// meets first: its group membership ("Static consumer fenced") or its producer epoch
     /// ("fenced by a newer instance"). It stops with an error naming that, and none of what it
     /// wrote is read committed: the oracle sees every output exactly once.
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func aZombieIsFencedByTheBroker(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }

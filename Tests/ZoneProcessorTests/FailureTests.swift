@@ -58,7 +58,7 @@ struct FailureTests {
 
     /// Mock only: noida-db 0.2.3 never expires a member that stops heartbeating (no session
     /// timeout), so the killed instance's partitions are never reassigned.
-    @Test(arguments: BrokerKind.mockIfSelected)
+    @Test(arguments: BrokerKind.mockOnly)
     func threeInstancesOneKilledOneAddedLoseNothing(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
@@ -100,7 +100,7 @@ struct FailureTests {
     /// Mock only: noida-db 0.2.3 loses acknowledged records when it restarts (16 of 1830 from
     /// the load generator across a SIGTERM restart, up to about a second of writes on SIGKILL),
     /// so no consumer could find everything after its outage.
-    @Test(arguments: BrokerKind.mockIfSelected)
+    @Test(arguments: BrokerKind.mockOnly)
     func theBrokerGoneForAWhileLosesNothing(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }

@@ -103,7 +103,7 @@ struct PartitionHandoverTests {
     /// being replaced with ILLEGAL_GENERATION, and librdkafka then gives up every partition;
     /// `bench failover --cooperative` measures the pauses. On the embedded broker only: noida-db
     /// also leaves a cooperative member's rejoin unanswered for a minute (docs/explanation/design-decisions.md).
-    @Test(arguments: BrokerKind.mockIfSelected)
+    @Test(arguments: BrokerKind.mockOnly)
     func cooperativeRebalancingKeepsEveryOutputExact(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }

@@ -65,7 +65,7 @@ struct TopicLayoutTests {
 
     /// noida-db describes topic configs; librdkafka's mock cluster does not (the check is then
     /// skipped with a warning).
-    @Test(arguments: BrokerKind.noidaIfSelected)
+    @Test(arguments: BrokerKind.noidaOnly)
     func aTableThatIsNotCompactedIsRefused(on kind: BrokerKind) throws {
         let (testBroker, mock, bootstrap) = try Self.broker(kind)
         defer {

@@ -40,7 +40,7 @@ struct IdleRuleFailureTests {
     /// through the stall, and it waits out the session timeout before any idle timeout, by
     /// which time the group has taken the partitions from it. (Session expiry: the embedded
     /// broker; noida-db does not expire a member that stops heartbeating.)
-    @Test(arguments: BrokerKind.mockIfSelected)
+    @Test(arguments: BrokerKind.mockOnly)
     func aFrozenInstanceEndsNoSessionItNoLongerOwns(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }

@@ -78,7 +78,7 @@ struct ShutdownBudgetTests {
     /// it consumed wait in librdkafka. Without a budget the stop waited for them a minute and
     /// more; with one it exits when the budget is spent, saying so, and the inputs stay
     /// uncommitted for the next owner.
-    @Test(arguments: BrokerKind.mockIfSelected)
+    @Test(arguments: BrokerKind.mockOnly)
     func undeliveredOutputsAreGivenUpWhenTheBudgetIsSpent(on kind: BrokerKind) throws {
         let broker = try BrokerProcess(partitions: 2, extraArguments: ["--brokers", "2"])
         defer { broker.stop() }
