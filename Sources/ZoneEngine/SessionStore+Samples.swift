@@ -2,7 +2,7 @@
 /// is on, their zone and target changes appended to the caller's outputs.
 extension SessionStore {
     /// The per-sample path of the store: one hash lookup, then the session's hot path in place.
-    /// A sample for a session that is not live here is ignored; use ``handle(_:wallMs:profiles:classPlans:admit:outputs:)``
+    /// A sample for a session that is not live here is ignored; use ``handle(_:wallMs:outputs:)``
     /// for samples that may start a session.
     public mutating func applySample(
         _ id: String, _ quantity: Quantity, at timestamp: Int64, value: Double, wallMs: Int64,

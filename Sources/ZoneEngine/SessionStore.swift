@@ -47,32 +47,62 @@ public struct SessionStore: Sendable {
         self.settings = settings
     }
 
-    /// Applies one event, appending what it produced to `outputs`. `profiles` looks up a
-    /// person's profile; it is read only when a session starts (or a `session_start` sets the
-    /// person of a live session). `classPlans` looks up a class's plan, read only when a
-    /// `session_start` with a class and no plan of its own starts a session. `admit` decides
-    /// whether a new session may start, given the plan it would follow (caps on live sessions
-    /// and their memory, counted by the caller, which frees a place for each finished workout it
-    /// reads); a refused one is dead-lettered as `session_limit`.
+    /// Applies one event, appending what it produced to `outputs`, unless it needs the tables:
+    /// it starts a session or names the person of a live one. Then nothing is applied and the
+    /// query says what to read; apply it with ``handle(_:wallMs:answers:outputs:)``. A sample of
+    /// a live session, nearly every record, is applied here in one look-up.
+    public mutating func handle(_ event: WorkoutEvent, wallMs: Int64, outputs: inout EngineOutputs) -> TableQuery? {
+        if let slot = slots.slot(of: event.session) {
+            if case .sessionStart(let request) = event.body, live[slot].person == nil, let person = request.person {
+                return TableQuery(person: person, sessionClass: nil, ownPlan: nil, startsSession: false)
+            }
+            applyToLive(event, slot: slot, wallMs: wallMs, profile: nil, outputs: &outputs)
+            return nil
+        }
+        guard mayStart(event, wallMs: wallMs, outputs: &outputs) else { return nil }
+        switch event.body {
+        case .sessionStart(let request):
+            return TableQuery(
+                person: request.person, sessionClass: request.plan == nil ? request.sessionClass : nil,
+                ownPlan: request.plan, startsSession: true)
+        case .sample(_, _, let person), .sampleSeries(_, _, _, let person):
+            return TableQuery(person: person, sessionClass: nil, ownPlan: nil, startsSession: true)
+        case .resume, .activityEnd:
+            // Refused before anything is read: the new session would be in no state to take it.
+            start(event, wallMs: wallMs, answers: TableAnswers(), outputs: &outputs)
+            return nil
+        case .pause, .activityStart, .sessionEnd:
+            return TableQuery(person: nil, sessionClass: nil, ownPlan: nil, startsSession: true)
+        }
+    }
+
+    /// Applies one event with the tables' answers to the query ``handle(_:wallMs:outputs:)``
+    /// returned for it: the profile of a person the event names, the plan of a starting
+    /// session's class, and whether the caps admit a new session (the caller counts them, and
+    /// frees a place for each finished workout it reads).
     public mutating func handle(
-        _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        classPlans: (String) -> WorkoutPlan? = { _ in nil }, admit: (WorkoutPlan?) -> Bool = { _ in true },
-        outputs: inout EngineOutputs
+        _ event: WorkoutEvent, wallMs: Int64, answers: TableAnswers, outputs: inout EngineOutputs
     ) {
         if let slot = slots.slot(of: event.session) {
-            applyToLive(event, slot: slot, wallMs: wallMs, profiles: profiles, outputs: &outputs)
+            applyToLive(event, slot: slot, wallMs: wallMs, profile: answers.profile, outputs: &outputs)
             return
         }
-        if let finished = finishedAt[event.session] {
-            if wallMs - finished < settings.finishedRetentionMs {
-                guard case .sessionStart = event.body else {
-                    outputs.reject(Rejection(.sessionFinished, "session \(event.session) has finished"))
-                    return
-                }
+        guard mayStart(event, wallMs: wallMs, outputs: &outputs) else { return }
+        start(event, wallMs: wallMs, answers: answers, outputs: &outputs)
+    }
+
+    /// Whether `event` may start a session: not while its id is a recently finished session's,
+    /// unless it is a `session_start` (which restarts it).
+    private mutating func mayStart(_ event: WorkoutEvent, wallMs: Int64, outputs: inout EngineOutputs) -> Bool {
+        guard let finished = finishedAt[event.session] else { return true }
+        if wallMs - finished < settings.finishedRetentionMs {
+            guard case .sessionStart = event.body else {
+                outputs.reject(Rejection(.sessionFinished, "session \(event.session) has finished"))
+                return false
             }
-            finishedAt[event.session] = nil
         }
-        start(event, wallMs: wallMs, profiles: profiles, classPlans: classPlans, admit: admit, outputs: &outputs)
+        finishedAt[event.session] = nil
+        return true
     }
 
     @inline(__always)
@@ -113,31 +143,30 @@ public struct SessionStore: Sendable {
     }
 
     private mutating func start(
-        _ event: WorkoutEvent, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        classPlans: (String) -> WorkoutPlan?, admit: (WorkoutPlan?) -> Bool, outputs: inout EngineOutputs
+        _ event: WorkoutEvent, wallMs: Int64, answers: TableAnswers, outputs: inout EngineOutputs
     ) {
         var session: WorkoutSession
         var rejection: Rejection?
         switch event.body {
         case .sessionStart(let request):
             // The session's own plan, else its class's as read now (contract, "Plans and targets").
-            let plan = request.plan ?? request.sessionClass.flatMap(classPlans)
+            let plan = request.plan ?? (request.sessionClass == nil ? nil : answers.classPlan)
             session = WorkoutSession(
                 id: event.session, startTimestamp: event.timestamp, person: request.person,
                 activity: request.activity, sessionClass: request.sessionClass, appZones: request.zones,
-                profile: request.person.flatMap(profiles), wallMs: wallMs, plan: plan)
+                profile: request.person == nil ? nil : answers.profile, wallMs: wallMs, plan: plan)
             rejection = Self.requestRejection(request)
         case .sample(_, _, let person), .sampleSeries(_, _, _, let person):
             session = WorkoutSession(
                 id: event.session, startTimestamp: event.timestamp, person: person, activity: nil,
-                profile: person.flatMap(profiles), wallMs: wallMs)
+                profile: person == nil ? nil : answers.profile, wallMs: wallMs)
         case .resume, .activityEnd, .pause, .activityStart, .sessionEnd:
             session = WorkoutSession(
                 id: event.session, startTimestamp: event.timestamp, person: nil, activity: nil,
                 profile: nil, wallMs: wallMs)
         }
         if case .sessionStart = event.body {
-            guard Self.admit(session, by: admit, outputs: &outputs) else { return }
+            guard Self.admit(session, answers.admitted, outputs: &outputs) else { return }
             insert(session)
             if let rejection { outputs.reject(rejection) }
             return
@@ -151,9 +180,9 @@ public struct SessionStore: Sendable {
             outputs.reject(Rejection(.invalidTransition, "activity_end with no activity open"))
             return
         }
-        guard Self.admit(session, by: admit, outputs: &outputs) else { return }
+        guard Self.admit(session, answers.admitted, outputs: &outputs) else { return }
         insert(session)
-        applyToLive(event, slot: live.count - 1, wallMs: wallMs, profiles: profiles, outputs: &outputs)
+        applyToLive(event, slot: live.count - 1, wallMs: wallMs, profile: nil, outputs: &outputs)
     }
 
     /// The one dead letter a starting `session_start` gets, by the contract's order of reasons.
@@ -165,12 +194,9 @@ public struct SessionStore: Sendable {
         request.planDefect.map { Rejection(.invalidPlan, $0) }
     }
 
-    /// Asks `admit` whether a new session may start, with the plan it would follow;
-    /// dead-letters the event when not.
-    private static func admit(
-        _ session: WorkoutSession, by admit: (WorkoutPlan?) -> Bool, outputs: inout EngineOutputs
-    ) -> Bool {
-        guard admit(session.plan) else {
+    /// Whether the caps admitted the new session; dead-letters the event when not.
+    private static func admit(_ session: WorkoutSession, _ admitted: Bool, outputs: inout EngineOutputs) -> Bool {
+        guard admitted else {
             outputs.reject(
                 Rejection(
                     .sessionLimit,
@@ -182,8 +208,7 @@ public struct SessionStore: Sendable {
     }
 
     private mutating func applyToLive(
-        _ event: WorkoutEvent, slot: Int, wallMs: Int64, profiles: (String) -> PersonProfile?,
-        outputs: inout EngineOutputs
+        _ event: WorkoutEvent, slot: Int, wallMs: Int64, profile: PersonProfile?, outputs: inout EngineOutputs
     ) {
         markChanged(slot: slot)
         switch event.body {
@@ -195,9 +220,9 @@ public struct SessionStore: Sendable {
                 applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
             }
         case .sessionStart(let request):
-            let newPerson = live[slot].person == nil ? request.person : nil
-            let profile = newPerson.flatMap(profiles)
             // A later session_start never changes the plan, but a defective one is still refused.
+            let newPerson = live[slot].person == nil ? request.person : nil
+            let profile = newPerson == nil ? nil : profile
             if let rejection = live[slot].update(with: request, profile: profile) ?? Self.planRejection(request) {
                 outputs.reject(rejection)
             }

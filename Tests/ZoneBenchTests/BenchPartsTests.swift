@@ -102,7 +102,7 @@ import ZoneEngine
                 return
             }
             let before = outputs.zoneChanges.count
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+            store.handle(event, wallMs: 0, profiles: [:], outputs: &outputs)
             if outputs.zoneChanges.count > before { changed.append(step) }
         }
         // The first sample enters a zone; after it, every 10th step counted from the phase.

@@ -39,7 +39,7 @@ import ZoneTestSupport
             case .success(let event):
                 var produced = EngineOutputs()
                 store.handle(
-                    event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &produced)
+                    event, wallMs: 0, profiles: profiles, classPlans: classPlans, outputs: &produced)
                 outputs.record(produced)
                 for rejection in produced.rejections {
                     deadLetters.append((rejection.reason.rawValue, index))

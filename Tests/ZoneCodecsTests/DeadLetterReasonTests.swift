@@ -184,7 +184,7 @@ import ZoneEngine
             #"{"type":"session_end","session":"s","ts":2000}"#,
         ] {
             let event = try decoder.decode(value: Array(text.utf8), key: nil).get()
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+            store.handle(event, wallMs: 0, profiles: [:], outputs: &outputs)
         }
         let summary = try #require(outputs.finished.first)
         #expect(summary.duplicateSamples == 1)

@@ -67,7 +67,7 @@ import ZoneEngine
         #expect(request.plan == nil && request.planDefect != nil, "\(name)")
         var store = SessionStore(settings: EngineSettings())
         var outputs = EngineOutputs()
-        store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+        store.handle(event, wallMs: 0, profiles: [:], outputs: &outputs)
         #expect(outputs.rejections.map(\.reason) == [.invalidPlan], "\(name)")
         #expect(store.session("s")?.plan == nil, "\(name): applied without a plan")
         #expect(store.session("s")?.person == "p", "\(name): the rest of the start applies")
@@ -144,7 +144,7 @@ import ZoneEngine
         var outputs = EngineOutputs()
         let start = try decoder.decode(value: Self.sessionStart(plan: plan), key: nil).get()
         store.handle(
-            start, wallMs: 0, profiles: { _ in PersonProfile(person: "p", age: 40, functionalThresholdPower: 250) },
+            start, wallMs: 0, profiles: ["p": PersonProfile(person: "p", age: 40, functionalThresholdPower: 250)],
             outputs: &outputs)
         #expect(store.session("s")?.plan?.steps.count == 200)
         for second in 0..<200 {
@@ -152,13 +152,13 @@ import ZoneEngine
             for (quantity, value) in [("heart_rate", 100 + second % 80), ("cycling_power", 100 + second)] {
                 let text = #"{"type":"sample","session":"s","ts":\#(ts),"quantity":"\#(quantity)","value":\#(value)}"#
                 store.handle(
-                    try decoder.decode(value: Array(text.utf8), key: nil).get(), wallMs: 0, profiles: { _ in nil },
+                    try decoder.decode(value: Array(text.utf8), key: nil).get(), wallMs: 0, profiles: [:],
                     outputs: &outputs)
             }
         }
         let end = #"{"type":"session_end","session":"s","ts":1717200200000}"#
         store.handle(
-            try decoder.decode(value: Array(end.utf8), key: nil).get(), wallMs: 0, profiles: { _ in nil },
+            try decoder.decode(value: Array(end.utf8), key: nil).get(), wallMs: 0, profiles: [:],
             outputs: &outputs)
         let summary = try #require(outputs.finished.first)
         var writer = WorkoutFinishedWriter()

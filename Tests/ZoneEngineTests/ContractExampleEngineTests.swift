@@ -39,7 +39,7 @@ import ZoneTestSupport
             let parsed = try #require(FoundationEventReader.event(from: event.value), "event \(index)")
             var produced = EngineOutputs()
             store.handle(
-                parsed, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &produced)
+                parsed, wallMs: 0, profiles: profiles, classPlans: classPlans, outputs: &produced)
             outputs.record(produced)
             for rejection in produced.rejections {
                 engineRejections.append((rejection.reason.rawValue, index))

@@ -11,7 +11,7 @@ import ZoneEngine
         let origin: Int64 = 1_717_200_000_000
         func send(_ session: String, _ body: WorkoutEvent.Body, at seconds: Int64, outputs: inout EngineOutputs) {
             let event = WorkoutEvent(session: session, timestamp: origin + seconds * 1000, body: body)
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+            store.handle(event, wallMs: 0, profiles: [:], outputs: &outputs)
         }
         for session in ["a", "b"] {
             send(session, .sessionStart(SessionStartRequest(person: "p-\(session)")), at: 0, outputs: &outputs)

@@ -138,21 +138,21 @@ import ZoneTestSupport
         var store = SessionStore()
         var outputs = EngineOutputs()
         var admitted = 0
-        let admitTwo: (WorkoutPlan?) -> Bool = { _ in
-            guard admitted < 2 else { return false }
-            admitted += 1
-            return true
+        // The caller's caps: two sessions. The engine asks only for a record that starts one.
+        func send(_ event: WorkoutEvent) {
+            guard let query = store.handle(event, wallMs: 0, outputs: &outputs) else { return }
+            #expect(query.startsSession)
+            store.handle(event, wallMs: 0, answers: TableAnswers(admitted: admitted < 2), outputs: &outputs)
+            admitted = min(2, admitted + 1)
         }
         for id in ["a", "b", "c"] {
-            let event = WorkoutEvent(session: id, timestamp: 1_000, body: .sample(.heartRate, value: 120, person: nil))
-            store.handle(event, wallMs: 0, profiles: { _ in nil }, admit: admitTwo, outputs: &outputs)
+            send(WorkoutEvent(session: id, timestamp: 1_000, body: .sample(.heartRate, value: 120, person: nil)))
         }
         #expect(store.liveCount == 2)
         #expect(outputs.rejections.map(\.reason) == [.sessionLimit])
-        // A live session's events are never refused by the cap.
-        store.handle(
-            WorkoutEvent(session: "a", timestamp: 2_000, body: .sample(.heartRate, value: 121, person: nil)),
-            wallMs: 0, profiles: { _ in nil }, admit: admitTwo, outputs: &outputs)
+        // A live session's events are never refused by the cap, and ask nothing.
+        let live = WorkoutEvent(session: "a", timestamp: 2_000, body: .sample(.heartRate, value: 121, person: nil))
+        #expect(store.handle(live, wallMs: 0, outputs: &outputs) == nil)
         #expect(outputs.rejections.count == 1)
     }
 }

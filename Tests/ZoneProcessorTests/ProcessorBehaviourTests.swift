@@ -119,7 +119,7 @@ struct ProcessorBehaviourTests {
             for value in values {
                 records.append((id, value))
                 if case .success(let decoded) = decoder.decode(value: value, key: Array(id.utf8)) {
-                    store.handle(decoded, wallMs: 0, profiles: { _ in nil }, outputs: &outputs)
+                    store.handle(decoded, wallMs: 0, profiles: [:], outputs: &outputs)
                 }
             }
         }

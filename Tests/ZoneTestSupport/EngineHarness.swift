@@ -25,7 +25,7 @@ public struct EngineHarness {
     public mutating func send(_ body: WorkoutEvent.Body, atMs timestamp: Int64, session: String? = nil) {
         let event = WorkoutEvent(session: session ?? self.session, timestamp: timestamp, body: body)
         var produced = EngineOutputs()
-        store.handle(event, wallMs: wallMs, profiles: { [profiles] in profiles[$0] }, outputs: &produced)
+        store.handle(event, wallMs: wallMs, profiles: profiles, outputs: &produced)
         outputs.record(produced)
     }
 

@@ -198,12 +198,23 @@ struct WorkerLoop: ~Copyable {
         handle(event, slot: slot, wallMs: wallMs)
     }
 
+    /// The engine applies the event, or says what it needs from the tables first (a session
+    /// start): the worker reads them and hands the answers in.
     @inline(__always)
     private mutating func handle(_ event: WorkoutEvent, slot: Dictionary<Int32, PartitionState>.Index, wallMs: Int64) {
-        partitions.values[slot].store.handle(
-            event, wallMs: wallMs, profiles: { [profiles = context.profiles] in profiles.profile(for: $0) },
-            classPlans: { [classPlans = context.classPlans] in classPlans.plan(for: $0) },
-            admit: { [budget = context.budget] in budget.tryAdmit(plan: $0) }, outputs: &outputs)
+        guard let query = partitions.values[slot].store.handle(event, wallMs: wallMs, outputs: &outputs) else { return }
+        let answers = tableAnswers(to: query)
+        partitions.values[slot].store.handle(event, wallMs: wallMs, answers: answers, outputs: &outputs)
+    }
+
+    /// The tables as they are read now, and the caps' admission of a new session.
+    @inline(never)
+    private func tableAnswers(to query: TableQuery) -> TableAnswers {
+        var answers = TableAnswers(
+            profile: query.person.flatMap { context.profiles.profile(for: $0) },
+            classPlan: query.sessionClass.flatMap { context.classPlans.plan(for: $0) })
+        if query.startsSession { answers.admitted = context.budget.tryAdmit(plan: answers.plan(for: query)) }
+        return answers
     }
 
     /// A `session_start` with a plan of its own: the plan shares the steps of one this worker

@@ -37,7 +37,7 @@ struct LoadOracle {
         let profiles = profiles
         let classPlans = classPlans
         var produced = EngineOutputs()
-        store.handle(event, wallMs: 0, profiles: { profiles[$0] }, classPlans: { classPlans[$0] }, outputs: &produced)
+        store.handle(event, wallMs: 0, profiles: profiles, classPlans: classPlans, outputs: &produced)
         outputs.record(produced)
     }
 

@@ -62,7 +62,7 @@ public struct StoreWorkload: ~Copyable {
             let start = SessionStartRequest(person: "p", plan: planned ? Self.plan : nil)
             store.handle(
                 WorkoutEvent(session: id, timestamp: 0, body: .sessionStart(start)),
-                wallMs: 0, profiles: { _ in Self.profile }, outputs: &outputs)
+                wallMs: 0, profiles: ["p": Self.profile], outputs: &outputs)
         }
         outputs.removeAll()
     }
