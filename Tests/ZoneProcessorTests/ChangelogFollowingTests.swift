@@ -39,7 +39,7 @@ struct ChangelogFollowingTests {
         // from the second on.
         var standby = StandbyPartitions.Partition(settings: configuration.engine)
         standby.nextOffset = 1
-        table.release([1], standbys: [1: standby])
+        table.release([1], standbys: [1: standby], views: [])
         #expect(table.following.followed == [1, 2, 3])
         try Self.write("p1-b", partition: 1, producer)
         Eventually.holds(within: 30, poll: 0.05) { views.session("p1-b") != nil }
@@ -47,7 +47,7 @@ struct ChangelogFollowingTests {
         #expect(views.session("p1-a") == nil, "a record the released state reflects is not read again")
 
         // Partition 0 released without its state: read from its start.
-        table.release([0], standbys: [:])
+        table.release([0], standbys: [:], views: [])
         #expect(table.following.followed == [0, 1, 2, 3])
         Eventually.holds(within: 30, poll: 0.05) { views.session("p0-a") != nil }
         #expect(views.session("p0-a") != nil)

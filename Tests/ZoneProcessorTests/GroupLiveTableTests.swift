@@ -44,8 +44,7 @@ import ZoneEngine
         let table = ChangelogFollower(views: views)
         let profiles = ProfileTable()
         table.claim(3)
-        views.handOver([Self.entry("e", partition: 3, revision: 7)])
-        table.release([3], standbys: [:])
+        table.release([3], standbys: [:], views: [Self.entry("e", partition: 3, revision: 7)])
         #expect(!table.isOwned(3))
         #expect(try #require(views.session("e")).revision == 7)
         // The new owner writes it again, then finishes it.
@@ -81,8 +80,7 @@ import ZoneEngine
         let views = GroupLiveTable()
         let table = ChangelogFollower(views: views)
         table.claim(2)
-        views.handOver([Self.entry("f", partition: 2, revision: 1)])
-        table.release([2], standbys: [:])
+        table.release([2], standbys: [:], views: [Self.entry("f", partition: 2, revision: 1)])
         #expect(views.allSessions().isEmpty)
         #expect(!table.isOwned(2))
     }

@@ -13,17 +13,25 @@ import ZoneEngine
 ///
 /// The sessions of the partitions this instance owns are not kept here: its workers publish
 /// them, fresher, in their own tables, and holding them twice cost about 0.7 KB per live
-/// session. A worker hands its entries over when it loses a partition (``handOver(_:)``), so
-/// they stay visible until the new owner writes them.
+/// session. The ``ChangelogFollower`` is the table's one writer: it claims a partition a worker
+/// is assigned (its entries go, and the changelog's records of it are ignored from then on, in
+/// the same lock), and releases one a worker lost with the worker's last views of its sessions,
+/// kept until the new owner writes them.
 final class GroupLiveTable: Sendable {
-    private let entries = NIOLockedValueBox<[String: LiveSessionEntry]>([:])
+    private struct State {
+        var entries: [String: LiveSessionEntry] = [:]
+        /// Partitions a worker of this instance owns.
+        var owned: Set<Int32> = []
+    }
+
+    private let state = NIOLockedValueBox(State())
     private let fed = Atomic<Bool>(false)
 
     /// The state of `session` as the group last wrote it, nil when it is not live anywhere.
-    func session(_ session: String) -> LiveSessionEntry? { entries.withLockedValue { $0[session] } }
+    func session(_ session: String) -> LiveSessionEntry? { state.withLockedValue { $0.entries[session] } }
 
     /// Every live session of the group held here.
-    func allSessions() -> [LiveSessionEntry] { Array(entries.withLockedValue { $0 }.values) }
+    func allSessions() -> [LiveSessionEntry] { Array(state.withLockedValue { $0.entries }.values) }
 
     /// From now on a follower feeds the table, so entries handed over will be replaced or
     /// removed by what the new owner writes.
@@ -32,34 +40,40 @@ final class GroupLiveTable: Sendable {
     /// Whether a follower feeds the table (the endpoint's views are on).
     var isFed: Bool { fed.load(ordering: .relaxed) }
 
-    /// A worker of this instance lost the partitions of `entries`, its last views of their
-    /// sessions, kept until the changelog says otherwise.
-    func handOver(_ handed: [LiveSessionEntry]) {
-        guard isFed else { return }
-        entries.withLockedValue { table in
-            for entry in handed { table[entry.state.session] = entry }
+    /// A worker of this instance now owns `partition` and publishes its sessions itself.
+    func claim(_ partition: Int32) {
+        state.withLockedValue { state in
+            state.owned.insert(partition)
+            state.entries = state.entries.filter { $0.value.partition != partition }
         }
     }
 
-    /// A worker of this instance now owns `partition` and publishes its sessions itself.
-    func drop(partition: Int32) {
-        entries.withLockedValue { table in table = table.filter { $0.value.partition != partition } }
+    /// Workers of this instance lost `partitions`; `handed` are their last views of those
+    /// partitions' sessions, kept until the changelog says otherwise.
+    func release(_ partitions: Set<Int32>, handing handed: [LiveSessionEntry]) {
+        let fed = isFed
+        state.withLockedValue { state in
+            state.owned.subtract(partitions)
+            guard fed else { return }
+            for entry in handed { state.entries[entry.state.session] = entry }
+        }
     }
 
-    /// Applies a changelog record of `partition` (one this instance does not own).
+    /// Applies a changelog record of `partition`, unless a worker of this instance owns it.
     func apply(
         _ decoded: ChangelogRecord, partition: Int32, profiles: ProfileTable, revision: UInt64, writtenAtMs: Int64
     ) {
         guard isFed else { return }
-        entries.withLockedValue { table in
+        state.withLockedValue { state in
+            guard !state.owned.contains(partition) else { return }
             switch decoded {
             case .session(let session, _):
-                table[session.id] = LiveSessionEntry(
+                state.entries[session.id] = LiveSessionEntry(
                     session, profiles: profiles, revision: revision, partition: partition, takenAtMs: writtenAtMs)
             case .finished(let id, _, _):
-                table[id] = nil
+                state.entries[id] = nil
             case .removed(let key):
-                if !key.hasPrefix(ChangelogRecord.finishedPrefix) { table[key] = nil }
+                if !key.hasPrefix(ChangelogRecord.finishedPrefix) { state.entries[key] = nil }
             }
         }
     }

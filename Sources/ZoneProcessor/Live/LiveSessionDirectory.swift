@@ -48,14 +48,6 @@ public final class LiveSessionDirectory: Sendable {
         slots[index].table.withLockedValue { $0 = table }
     }
 
-    /// Worker `index` lost some partitions: its last views of their sessions (`handedOver`)
-    /// move to the group table (so they stay visible until the new owner writes them), then
-    /// `remaining` becomes its published table.
-    func release(worker index: Int, remaining: [String: LiveSessionEntry], handedOver: [LiveSessionEntry]) {
-        group.handOver(handedOver)
-        publish(worker: index, remaining)
-    }
-
     /// A number larger than any handed out before, to mark a change of an entry.
     func nextRevision() -> UInt64 { revisions.add(1, ordering: .relaxed).newValue }
 

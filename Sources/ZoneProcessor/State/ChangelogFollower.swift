@@ -50,16 +50,18 @@ final class ChangelogFollower: Sendable {
 
     /// A worker of this instance now owns `partition` and publishes its sessions itself.
     func claim(_ partition: Int32) {
-        followed.withLockedValue { followed in
-            followed.owned.insert(partition)
-            views.drop(partition: partition)
-        }
+        followed.withLockedValue { followed in _ = followed.owned.insert(partition) }
+        views.claim(partition)
         followUnowned()
     }
 
     /// A worker of this instance no longer owns `partitions`; `standbys` holds the state of
-    /// those it released whole, kept from there as their standbys.
-    func release(_ partitions: Set<Int32>, standbys: [Int32: StandbyPartitions.Partition]) {
+    /// those it released whole, kept from there as their standbys, and `views` its last views
+    /// of their sessions, kept in the group table until the new owner writes them.
+    func release(
+        _ partitions: Set<Int32>, standbys: [Int32: StandbyPartitions.Partition], views handed: [LiveSessionEntry]
+    ) {
+        views.release(partitions, handing: handed)
         followed.withLockedValue { followed in
             followed.owned.subtract(partitions)
             for partition in partitions { followed.standbys.release(partition, standbys[partition]) }
@@ -127,12 +129,16 @@ final class ChangelogFollower: Sendable {
         _ decoded: ChangelogRecord, partition: Int32, offset: Int64, profiles: ProfileTable, revision: UInt64,
         writtenAtMs: Int64 = WallClock.nowMs()
     ) {
-        followed.withLockedValue { followed in
+        let applied = followed.withLockedValue { followed in
             // Checked under the lock: a worker may have claimed the partition while this was decoded.
-            guard !followed.owned.contains(partition) else { return }
+            guard !followed.owned.contains(partition) else { return false }
             followed.standbys.apply(decoded, partition: partition, offset: offset)
-            views.apply(decoded, partition: partition, profiles: profiles, revision: revision, writtenAtMs: writtenAtMs)
+            return true
         }
+        // The table checks the partition again under its own lock, so a claim between the two
+        // is honoured there too.
+        guard applied else { return }
+        views.apply(decoded, partition: partition, profiles: profiles, revision: revision, writtenAtMs: writtenAtMs)
     }
 
     /// One fetched changelog record: its position noted, then applied unless owned here.

@@ -33,8 +33,11 @@ extension WorkerLoop {
                     unacknowledgedOffsets[partition] = nil
                     changelogRewrites.remove(partition)
                 }
-                unpublish(partitions: Set(revoked))
-                context.changelogFollower.release(Set(revoked), standbys: standbys)
+                // The group table takes the sessions' last views before this worker withdraws
+                // them, so a query finds them throughout.
+                let handed = withdrawViews(of: Set(revoked))
+                context.changelogFollower.release(Set(revoked), standbys: standbys, views: handed)
+                publishRemainingViews()
                 updateLiveSessions()
                 done.signal()
             case .stop(let done):
@@ -43,7 +46,8 @@ extension WorkerLoop {
                 for state in partitions.values { context.budget.release(state.store.sessions) }
                 for state in partitions.values { join.dropped(state) }
                 partitions.removeAll()
-                unpublish(partitions: nil)
+                _ = withdrawViews(of: nil)
+                publishRemainingViews()
                 updateLiveSessions()
                 stopped = true
                 done.signal()

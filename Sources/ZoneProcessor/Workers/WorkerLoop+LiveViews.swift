@@ -41,17 +41,23 @@ extension WorkerLoop {
         context.directory.publish(worker: worker.index, liveViews)
     }
 
-    /// Withdraws the sessions of revoked partitions, handing them to the group table; at a
-    /// stop (`partitions` nil) withdraws all of them.
-    mutating func unpublish(partitions revoked: Set<Int32>?) {
-        guard context.configuration.publishesLiveSessions else { return }
+    /// Withdraws the sessions of revoked partitions from the views this worker publishes and
+    /// returns them, for the group table to keep until their new owner writes them; at a stop
+    /// (`partitions` nil) withdraws all of them.
+    mutating func withdrawViews(of revoked: Set<Int32>?) -> [LiveSessionEntry] {
+        guard context.configuration.publishesLiveSessions else { return [] }
         guard let revoked else {
             liveViews = [:]
-            context.directory.publish(worker: worker.index, liveViews)
-            return
+            return []
         }
         let handedOver = liveViews.values.filter { revoked.contains($0.partition) }
         liveViews = liveViews.filter { !revoked.contains($0.value.partition) }
-        context.directory.release(worker: worker.index, remaining: liveViews, handedOver: handedOver)
+        return Array(handedOver)
+    }
+
+    /// Publishes what ``withdrawViews(of:)`` left.
+    func publishRemainingViews() {
+        guard context.configuration.publishesLiveSessions else { return }
+        context.directory.publish(worker: worker.index, liveViews)
     }
 }
