@@ -57,10 +57,11 @@ public struct WorkoutSession: Sendable {
             .heartRate, configuration: ZoneResolver.resolve(.heartRate, appZones: appZones.heartRate, profile: profile))
         heartRate.heartRateEffort = HeartRateEffortParameters.make(from: profile).map(HeartRateEffort.init)
         heartRate.target = plan.flatMap { TargetTrack(plan: $0, quantity: .heartRate) }
-        var power = QuantityTrack(
+        let power = QuantityTrack(
             .cyclingPower,
             configuration: ZoneResolver.resolve(.cyclingPower, appZones: appZones.cyclingPower, profile: profile))
-        power.target = plan.flatMap { TargetTrack(plan: $0, quantity: .cyclingPower) }
+        // The power target starts with the power track's first sample (``startPowerTarget``): a
+        // member without a power meter never pays for the power track.
         self.tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
     }
 
@@ -106,6 +107,9 @@ public struct WorkoutSession: Sendable {
         case .cyclingPower:
             // Through the box directly: an accessor's frame would go on the heap (SessionTracks).
             let power = tracks.powerStorage()
+            if power.track.target == nil, power.track.acceptedSamples == 0, let plan {
+                Self.startPowerTarget(&power.track, plan: plan)
+            }
             let outcome = Self.applySample(
                 to: &power.track, counters: &counters, activities: &activities, pauses: pauses,
                 start: startTimestamp, at: timestamp, value: value, settings: settings)
@@ -113,6 +117,15 @@ public struct WorkoutSession: Sendable {
             tracks.dropPowerIfUnused()
             return outcome
         }
+    }
+
+    /// The power track's target, made with its first sample when the plan targets power: until
+    /// then it could hold nothing (no power sample, no time counted), so the track stays unused
+    /// and unboxed for members without a power meter.
+    @inline(never)
+    private static func startPowerTarget(_ track: inout QuantityTrack, plan: WorkoutPlan) {
+        guard TargetTrack.tracks(.cyclingPower, of: plan) else { return }
+        track.target = TargetTrack(plan: plan, quantity: .cyclingPower)
     }
 
     @inline(__always)

@@ -32,7 +32,11 @@ extension WorkoutSession {
             writer.write(plan != nil)
             plan?.write(to: &writer, format: format)
             for quantity in Quantity.allCases {
-                tracks[quantity].target?.write(to: &writer, covered: tracks[quantity].coveredMs, format: format)
+                // A power target not started yet (no power sample) is written as it would start.
+                let target =
+                    tracks[quantity].target
+                    ?? plan.flatMap { TargetTrack.tracks(quantity, of: $0) ? TargetTrack(plan: $0, quantity: quantity) : nil }
+                target?.write(to: &writer, covered: tracks[quantity].coveredMs, format: format)
             }
         }
         writer.write(pausedMs)
@@ -92,6 +96,9 @@ extension WorkoutSession {
             if TargetTrack.tracks(.cyclingPower, of: plan) {
                 power.target = try TargetTrack(
                     plan: plan, quantity: .cyclingPower, reading: &reader, version: version)
+                // Before its first sample the power target holds nothing: it starts again with
+                // that sample, and the track stays unused meanwhile.
+                if power.acceptedSamples == 0 { power.target = nil }
             }
         }
         tracks = SessionTracks(heartRate: heartRate, cyclingPower: power)
