@@ -124,8 +124,7 @@ public struct WorkoutSession: Sendable {
     /// and unboxed for members without a power meter.
     @inline(never)
     private static func startPowerTarget(_ track: inout QuantityTrack, plan: WorkoutPlan) {
-        guard TargetTrack.tracks(.cyclingPower, of: plan) else { return }
-        track.target = TargetTrack(plan: plan, quantity: .cyclingPower)
+        track.target = TargetTrack.starting(.cyclingPower, of: plan)
     }
 
     @inline(__always)

@@ -131,6 +131,12 @@ struct TargetTrack: Sendable {
             && plan.steps.contains { $0.targets[quantity] != nil }
     }
 
+    /// The track a quantity's target starts with under `plan`; nil when the plan does not
+    /// target it.
+    static func starting(_ quantity: Quantity, of plan: WorkoutPlan) -> TargetTrack? {
+        tracks(quantity, of: plan) ? TargetTrack(plan: plan, quantity: quantity) : nil
+    }
+
     /// A track with `steps` and its state at their defaults, for the snapshot to fill in.
     init(steps: Steps) { self.steps = steps }
 

@@ -33,9 +33,7 @@ extension WorkoutSession {
             plan?.write(to: &writer, format: format)
             for quantity in Quantity.allCases {
                 // A power target not started yet (no power sample) is written as it would start.
-                let target =
-                    tracks[quantity].target
-                    ?? plan.flatMap { TargetTrack.tracks(quantity, of: $0) ? TargetTrack(plan: $0, quantity: quantity) : nil }
+                let target = tracks[quantity].target ?? plan.flatMap { TargetTrack.starting(quantity, of: $0) }
                 target?.write(to: &writer, covered: tracks[quantity].coveredMs, format: format)
             }
         }
