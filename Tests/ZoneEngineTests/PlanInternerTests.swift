@@ -1,5 +1,5 @@
 import Testing
-import ZoneEngine
+@testable import ZoneEngine
 
 /// Sessions share one instance of each plan, and one copy of each plan's steps whatever their
 /// anchors; the interner lets go of the plans no session holds any more.
@@ -61,5 +61,18 @@ import ZoneEngine
         let later = try Self.readBack(
             Self.session("later", plan: Self.plan(anchor: 5_000, stepMs: 60_003)), plans: plans)
         #expect(try #require(later.plan).sharesSteps(with: try #require(held[3].plan)))
+    }
+
+    /// A class's members share one copy of its name; the names held are bounded.
+    @Test func classNamesAreSharedAndBounded() {
+        let interner = PlanInterner()
+        let first = interner.interned(className: String("studio-3/spin-0700".utf8.map { Character(UnicodeScalar($0)) }))
+        let second = interner.interned(className: "studio-3/spin-" + "0700")
+        #expect(first == second)
+        #expect(
+            first.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+                == second.utf8.withContiguousStorageIfAvailable { $0.baseAddress })
+        for index in 0..<(PlanInterner.classNamesLimit + 10) { _ = interner.interned(className: "class-\(index)") }
+        #expect(interner.interned(className: "class-0") == "class-0")
     }
 }

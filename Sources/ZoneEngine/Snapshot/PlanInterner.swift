@@ -8,6 +8,10 @@
 public final class PlanInterner {
     private var plans: [Steps: WorkoutPlan] = [:]
     private var sweepAt = 64
+    /// Class names seen, so a class's sessions share one copy of the name.
+    private var classNames: Set<String> = []
+    /// The most class names held; past it they are let go (sharing saves memory, it is no rule).
+    static let classNamesLimit = 4096
 
     public init() {}
 
@@ -22,6 +26,15 @@ public final class PlanInterner {
         if plans.count >= sweepAt { sweep() }
         plans[steps] = plan
         return plan
+    }
+
+    /// The copy of `name` already seen, else `name` (kept for later): a class's members share one
+    /// copy of its name rather than each holding the one their record decoded.
+    public func interned(className name: String) -> String {
+        if let index = classNames.firstIndex(of: name) { return classNames[index] }
+        if classNames.count >= Self.classNamesLimit { classNames.removeAll(keepingCapacity: true) }
+        classNames.insert(name)
+        return name
     }
 
     /// How many plans it holds.

@@ -71,7 +71,8 @@ extension WorkoutSession {
         let id = try reader.readString()
         let person = try reader.readOptionalString()
         activity = try reader.readString()
-        let sessionClass = version >= 2 ? try reader.readOptionalString() : nil
+        let readClass = version >= 2 ? try reader.readOptionalString() : nil
+        let sessionClass = readClass.map { plans?.interned(className: $0) ?? $0 }
         identity = SessionIdentity(session: id, person: person, sessionClass: sessionClass)
         startTimestamp = try reader.readBounded()
         lastAppliedWallMs = try reader.readBounded()

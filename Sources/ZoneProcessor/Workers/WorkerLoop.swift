@@ -192,7 +192,7 @@ struct WorkerLoop: ~Copyable {
     /// Hands `event` to the engine with the tables as they are read now.
     @inline(__always)
     mutating func apply(_ event: WorkoutEvent, slot: Dictionary<Int32, PartitionState>.Index, wallMs: Int64) {
-        if case .sessionStart(let request) = event.body, request.plan != nil {
+        if case .sessionStart(let request) = event.body, request.plan != nil || request.sessionClass != nil {
             return applyStart(event, request, slot: slot, wallMs: wallMs)
         }
         handle(event, slot: slot, wallMs: wallMs)
@@ -217,8 +217,9 @@ struct WorkerLoop: ~Copyable {
         return answers
     }
 
-    /// A `session_start` with a plan of its own: the plan shares the steps of one this worker
-    /// holds already, when they are the same.
+    /// A `session_start` with a plan of its own or a class: the plan shares the steps of one
+    /// this worker holds already, when they are the same, and the class's members share one
+    /// copy of its name.
     @inline(never)
     private mutating func applyStart(
         _ event: WorkoutEvent, _ request: SessionStartRequest, slot: Dictionary<Int32, PartitionState>.Index,
@@ -226,6 +227,7 @@ struct WorkerLoop: ~Copyable {
     ) {
         var request = request
         request.plan = request.plan.map { plans.interned($0) }
+        request.sessionClass = request.sessionClass.map { plans.interned(className: $0) }
         handle(
             WorkoutEvent(session: event.session, timestamp: event.timestamp, body: .sessionStart(request)), slot: slot,
             wallMs: wallMs)
