@@ -10,6 +10,9 @@ public final class KafkaQueue: @unchecked Sendable {
     /// Keeps the client alive as long as the queue.
     private let client: RDKafkaClient
     private var batch: [UnsafeMutablePointer<rd_kafka_message_t>?]
+    /// The records of the last batch its consumer stopped before (``takeBatch(timeoutMs:_:)``),
+    /// delivered first at the next call.
+    private var retained = 0..<0
 
     init(client: RDKafkaClient, handle: OpaquePointer, batchSize: Int) {
         self.client = client
@@ -17,7 +20,12 @@ public final class KafkaQueue: @unchecked Sendable {
         self.batch = Array(repeating: nil, count: batchSize)
     }
 
-    deinit { rd_kafka_queue_destroy(handle) }
+    deinit {
+        for index in retained {
+            if let message = batch[index] { rd_kafka_message_destroy(message) }
+        }
+        rd_kafka_queue_destroy(handle)
+    }
 
     /// Waits up to `timeoutMs` for the first record, then takes every record already there, up
     /// to the batch size, and calls `body` with each, in order per partition. Records are
@@ -28,18 +36,41 @@ public final class KafkaQueue: @unchecked Sendable {
     /// wait was most of a sample's latency. Here the wait ends with the first record.
     @discardableResult
     public func consumeBatch(timeoutMs: Int32, _ body: (KafkaRecord) -> Void) -> Int {
-        var count = takeAvailable()
-        if count == 0 && timeoutMs > 0 {
-            guard let first = rd_kafka_consume_queue(handle, timeoutMs) else { return 0 }
-            batch[0] = first
-            count = 1 + takeAvailable(from: 1)
+        takeBatch(timeoutMs: timeoutMs) { record in
+            body(record)
+            return true
         }
-        for index in 0..<count {
+    }
+
+    /// As ``consumeBatch(timeoutMs:_:)``, but `body` may stop before a record by returning
+    /// false: that record and the rest of the batch stay in the queue's hands, delivered first
+    /// at the next call, so the consumer can do what it must between two records (take an
+    /// assignment, for one) outside the callback. Returns how many records `body` took.
+    @discardableResult
+    public func takeBatch(timeoutMs: Int32, _ body: (KafkaRecord) -> Bool) -> Int {
+        var range = retained
+        retained = 0..<0
+        if range.isEmpty {
+            var count = takeAvailable()
+            if count == 0 && timeoutMs > 0 {
+                guard let first = rd_kafka_consume_queue(handle, timeoutMs) else { return 0 }
+                batch[0] = first
+                count = 1 + takeAvailable(from: 1)
+            }
+            range = 0..<count
+        }
+        var taken = 0
+        for index in range {
             guard let message = batch[index] else { continue }
-            body(KafkaRecord(message))
+            guard body(KafkaRecord(message)) else {
+                retained = index..<range.upperBound
+                return taken
+            }
             rd_kafka_message_destroy(message)
+            batch[index] = nil
+            taken += 1
         }
-        return count
+        return taken
     }
 
     /// Moves the records already in the queue into `batch` from `start` on, without waiting.

@@ -40,6 +40,9 @@ final class PartitionWorker: Sendable {
     /// Waits for the worker's thread to exit (after a `.stop` command).
     func join() { thread.withLockedValue { $0 }?.join() }
 
+    /// Whether commands wait to be taken.
+    var hasCommands: Bool { mailbox.withLockedValue { !$0.isEmpty } }
+
     func takeCommands() -> [WorkerCommand] {
         mailbox.withLockedValue { commands in
             defer { commands.removeAll() }

@@ -103,16 +103,15 @@ struct WorkerLoop: ~Copyable {
         }
     }
 
-    /// Consumes one batch and applies each record (``process(_:)``); returns how many records
-    /// came and how long the poll could wait.
+    /// Consumes one batch and applies each record (``process(_:)``), up to a record of a
+    /// partition assigned since (the rest of the batch comes again once the loop has taken the
+    /// assignment); returns how many records were applied and how long the poll could wait.
     private mutating func applyBatch() -> (consumed: Int, pollMs: Int32) {
         batchWallMs = WallClock.nowMs()
         // Poll briefly while outputs await delivery, so their offsets are committed promptly,
         // and while sessions are held, so they go on as soon as the tables cover them.
         let timeoutMs = join.heldBytes > 0 ? 1 : ledger.isEmpty ? Self.idlePollMs : 5
-        let consumed = worker.queue.consumeBatch(timeoutMs: timeoutMs) { record in
-            process(record)
-        }
+        let consumed = worker.queue.takeBatch(timeoutMs: timeoutMs) { record in process(record) }
         return (consumed, timeoutMs)
     }
 
@@ -142,27 +141,24 @@ struct WorkerLoop: ~Copyable {
     /// The per-record path: the record's partition state is looked up once and changed in place;
     /// the engine's outputs are then produced (``produceOutputs(of:)``). A session start the
     /// tables do not cover yet is held back with its session's later records (``TableJoin``).
-    mutating func process(_ record: KafkaRecord) {
-        guard !failed, record.error == nil else { return }
+    mutating func process(_ record: KafkaRecord) -> Bool {
+        guard !failed, record.error == nil else { return true }
         if batchStartedNs == 0 {
             batchStartedNs = DispatchTime.now().uptimeNanoseconds
             batchReadMs = WallClock.nowMs()
         }
         let partition = record.partition
-        var found = lastPartition?.id == partition ? lastPartition?.index : partitions.index(forKey: partition)
-        if found == nil {
-            // A partition assigned while this batch was fetched: its restore runs now, before
-            // its first record is applied (librdkafka hands records over before the worker has
-            // read the assignment).
-            handleCommands()
-            found = partitions.index(forKey: partition)
-        }
+        let found = lastPartition?.id == partition ? lastPartition?.index : partitions.index(forKey: partition)
+        // A partition assigned while this batch was fetched (librdkafka hands records over
+        // before the worker has read the assignment): the batch stops here, and the loop
+        // restores the partition before this record comes again.
+        if found == nil && worker.hasCommands { return false }
         // Not (or no longer) ours: the new owner reads it from the committed offset.
-        guard let slot = found else { return }
+        guard let slot = found else { return true }
         lastPartition = (partition, slot)
         let offset = record.offset
         // A record delivered again (same partition and offset) changes nothing.
-        guard !partitions.values[slot].hasApplied(offset: offset) else { return }
+        guard !partitions.values[slot].hasApplied(offset: offset) else { return true }
         counts.records += 1
         let wallMs = partitions.values[slot].idleTime(at: batchWallMs)
         switch decoder.decode(
@@ -173,7 +169,7 @@ struct WorkerLoop: ~Copyable {
             if case .sample = event.body { counts.samples += 1 }
             if partitions.values[slot].mayWaitForTables(offset: offset), holdsBack(event, record, slot: slot) {
                 partitions.values[slot].nextOffset = offset + 1
-                return
+                return true
             }
             apply(event, slot: slot, wallMs: wallMs)
         case .failure(let rejection):
@@ -181,12 +177,13 @@ struct WorkerLoop: ~Copyable {
             // session's outputs keep their order.
             if !partitions.values[slot].parked.isEmpty, holdsBackRejected(record, slot: slot) {
                 partitions.values[slot].nextOffset = offset + 1
-                return
+                return true
             }
             outputs.reject(rejection)
         }
         partitions.values[slot].nextOffset = offset + 1
         produceOutputs(of: InputRecord(partition: partition, offset: offset, key: record.key, value: record.value))
+        return true
     }
 
     /// Hands `event` to the engine with the tables as they are read now.
