@@ -73,3 +73,14 @@ import Testing
         hold.hold(output, partition: partition)
     }
 }
+
+/// The one stall rule of the workers' idle clocks and the stages' holds.
+struct StallDetectorTests {
+    @Test func aGapLongerThanTheStallTimeIsAStallAndABackwardClockIsNone() {
+        var detector = StallDetector(nowMs: 1_000)
+        #expect(detector.look(at: 2_000) == (elapsedMs: 1_000, stalled: false))
+        #expect(detector.look(at: 2_000 + ProcessorConfiguration.stallMs + 1).stalled)
+        #expect(detector.look(at: 500) == (elapsedMs: 0, stalled: false), "a clock stepped back is no stall")
+        #expect(!detector.look(at: 7_100).stalled, "measured from the latest look, not the stepped-back one")
+    }
+}

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 
 /// A summary made while the stage holds its outputs after a stall, sent when the hold ends
@@ -17,12 +16,10 @@ extension KeyedStage {
     /// timeout, in which a stage of finished workouts makes far fewer).
     static var heldSummariesLimit: Int { 100_000 }
 
-    static func monotonicMs() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
-
     /// Whether outputs are held now (a stall since the last look starts a hold). Never
     /// exactly-once: there the broker fences a replaced member's transaction, and a batch is
     /// committed whole on a revocation.
-    func isHolding() -> Bool { !transactional && stallHold.isHolding(nowMs: Self.monotonicMs()) }
+    func isHolding() -> Bool { !transactional && stallHold.isHolding(nowMs: WallClock.nowMs()) }
 
     /// Produces a summary, or holds it while the stage holds its outputs.
     func produceSummary(topic: String, key: String, value: [UInt8], partition: Int32, origin: OutputOrigin) {

@@ -83,7 +83,7 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         tracker = DeliveryTracker(latency: figures.deliveries)
         stallHold = StallHold(
             graceMs: configuration.stallGraceMs, capacity: Self.heldSummariesLimit,
-            nowMs: Self.monotonicMs())
+            nowMs: WallClock.nowMs())
         transactional = configuration.guarantee == .exactlyOnce
         // One record per finished workout: long fetch waits, so an idle stage costs the brokers
         // two empty fetches a second instead of the workers' hundreds (a broker answers a fetch

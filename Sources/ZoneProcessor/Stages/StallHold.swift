@@ -8,16 +8,13 @@
 ///
 /// A value type that only reads the clock it is given, so the rule is tested without a stall.
 struct StallHold<Output> {
-    /// A gap between two looks at the clock (the stage looks at least every poll, 100 ms)
-    /// longer than this is a stall.
-    static var stallMs: Int64 { ProcessorConfiguration.stallMs }
-
     /// How long outputs are held after a stall.
     let graceMs: Int64
     /// The most outputs held; past it the hold ends early (its outputs go out, as they would
     /// without a hold), so a hold never grows without bound.
     let capacity: Int
-    private var lastLookMs: Int64
+    /// The stage looks at least every poll (100 ms).
+    private var stalls: StallDetector
     private var holdUntilMs: Int64 = .min
     /// Held outputs by partition, in the order they were made.
     private(set) var held: [Int32: [Output]] = [:]
@@ -26,14 +23,13 @@ struct StallHold<Output> {
     init(graceMs: Int64, capacity: Int, nowMs: Int64) {
         self.graceMs = graceMs
         self.capacity = capacity
-        lastLookMs = nowMs
+        stalls = StallDetector(nowMs: nowMs)
     }
 
     /// Looks at the clock: a stall since the last look starts (or extends) a hold. Whether
     /// outputs are held now.
     mutating func isHolding(nowMs: Int64) -> Bool {
-        if nowMs - lastLookMs > Self.stallMs { holdUntilMs = nowMs + graceMs }
-        lastLookMs = max(lastLookMs, nowMs)
+        if stalls.look(at: nowMs).stalled { holdUntilMs = nowMs + graceMs }
         return nowMs < holdUntilMs
     }
 

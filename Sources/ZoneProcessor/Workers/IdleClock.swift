@@ -10,12 +10,12 @@
 struct IdleClock {
     /// Wall milliseconds the clock stood still since the partition was assigned.
     private(set) var heldMs: Int64 = 0
-    private var lastCheckMs: Int64
+    private var stalls: StallDetector
     /// No idle timeout before this wall time (set after a stall).
     private(set) var quietUntilMs: Int64 = 0
 
     init(wallMs: Int64) {
-        lastCheckMs = wallMs
+        stalls = StallDetector(nowMs: wallMs)
     }
 
     /// The clock's time at wall time `wallMs`.
@@ -23,12 +23,11 @@ struct IdleClock {
     func time(at wallMs: Int64) -> Int64 { wallMs - heldMs }
 
     /// Moves the clock to `wallMs`. The time since the last check counts only when the
-    /// partition is caught up and the gap is not a stall (longer than `stallMs`). Returns
-    /// whether idle timeouts may run now.
-    mutating func advance(to wallMs: Int64, caughtUp: Bool, stallMs: Int64, graceMs: Int64) -> Bool {
-        let elapsed = max(0, wallMs - lastCheckMs)
-        lastCheckMs = wallMs
-        if elapsed > stallMs {
+    /// partition is caught up and the gap is not a stall (``StallDetector``). Returns whether
+    /// idle timeouts may run now.
+    mutating func advance(to wallMs: Int64, caughtUp: Bool, graceMs: Int64) -> Bool {
+        let (elapsed, stalled) = stalls.look(at: wallMs)
+        if stalled {
             heldMs += elapsed
             quietUntilMs = wallMs + graceMs
             return false

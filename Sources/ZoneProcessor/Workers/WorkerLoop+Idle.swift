@@ -12,7 +12,7 @@ extension WorkerLoop {
             let graceMs = stallGraceMs
             guard
                 partitions[partition]?.idleClock.advance(
-                    to: now, caughtUp: caughtUp, stallMs: Self.stallMs, graceMs: graceMs) == true,
+                    to: now, caughtUp: caughtUp, graceMs: graceMs) == true,
                 let time = partitions[partition]?.idleClock.time(at: now)
             else { continue }
             partitions[partition]?.store.expire(wallMs: time, outputs: &outputs)
@@ -20,9 +20,6 @@ extension WorkerLoop {
         }
         updateLiveSessions()
     }
-
-    /// A gap between idle checks (every second) longer than this is a stall of the worker.
-    static var stallMs: Int64 { ProcessorConfiguration.stallMs }
 
     /// How long idle timeouts wait after a stall.
     var stallGraceMs: Int64 { context.configuration.stallGraceMs }
