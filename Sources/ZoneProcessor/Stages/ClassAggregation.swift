@@ -6,23 +6,15 @@ import ZoneEngine
 /// class, each class's latest local day of counted workouts, a summary (keyed
 /// `<class>@<day>`) after each new workout.
 struct ClassAggregation: StageAggregation {
-    let capacity: Int
+    let role: StageRole
     let offsetMinutes: Int
     private var codec = ClassWorkoutCodec()
     private var writer = ClassSummaryWriter()
 
     init(configuration: ProcessorConfiguration) {
-        capacity = configuration.maxClasses
+        role = .classes(configuration)
         offsetMinutes = configuration.classDayOffsetMinutes
     }
-
-    var role: String { "classes" }
-    var input: OutputContext.InputTopic { .classWorkouts }
-    var changelog: OutputContext.InputTopic { .classChangelog }
-    func outputTopic(in topics: Topics) -> String { topics.classSummaries }
-    var limitReason: DeadLetterReason { .classLimit }
-    var keysName: String { "classes" }
-    var idleRule: String { "none whose day ended two days ago" }
 
     mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> Result<(key: String, item: ClassWorkout), Rejection>
@@ -45,7 +37,4 @@ struct ClassAggregation: StageAggregation {
     }
 
     func isIdle(_ state: ClassDayLog, now: Int64) -> Bool { state.isIdle(at: now, offsetMinutes: offsetMinutes) }
-    func recordKeys(_ count: Int, in metrics: ProcessorMetrics) { metrics.recordClasses(count) }
-    func countRefused(in metrics: ProcessorMetrics) { metrics.countClassRefused() }
-    func figures(in metrics: ProcessorMetrics) -> StageMetrics { metrics.classes }
 }

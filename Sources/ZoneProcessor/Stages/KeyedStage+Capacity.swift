@@ -15,19 +15,19 @@ extension KeyedStage {
     /// own latest item, not from now, so removing them sooner would change what a replay of
     /// older workouts produces.
     func hasRoom(forNewKey key: String, origin: OutputOrigin) -> Bool {
-        if keyCount < aggregation.capacity { return true }
+        if keyCount < aggregation.role.capacity { return true }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         if now - lastIdleSweepMs >= 60_000 {
             lastIdleSweepMs = now
             removeIdleKeys(now: now)
         }
-        if keyCount < aggregation.capacity { return true }
-        aggregation.countRefused(in: metrics)
-        limitWarnings.log(to: logger, metadata: ["limit": .stringConvertible(aggregation.capacity)])
+        if keyCount < aggregation.role.capacity { return true }
+        aggregation.role.countRefused(in: metrics)
+        limitWarnings.log(to: logger, metadata: ["limit": .stringConvertible(aggregation.role.capacity)])
         deadLetter(
             Rejection(
-                aggregation.limitReason,
-                "the \(aggregation.role) stage holds its most \(aggregation.keysName) (\(aggregation.capacity)), \(aggregation.idleRule)"
+                aggregation.role.limitReason,
+                "the \(aggregation.role.name) stage holds its most \(aggregation.role.keysName) (\(aggregation.role.capacity)), \(aggregation.role.idleRule)"
             ), origin: origin)
         return false
     }
@@ -45,10 +45,10 @@ extension KeyedStage {
             logger.info(
                 "idle keys removed to stay within the stage's cap",
                 metadata: [
-                    "stage": "\(aggregation.role)", "partition": .stringConvertible(partition),
+                    "stage": "\(aggregation.role.name)", "partition": .stringConvertible(partition),
                     "keys": .stringConvertible(idle.count),
                 ])
         }
-        aggregation.recordKeys(keyCount, in: metrics)
+        aggregation.role.recordKeys(keyCount, in: metrics)
     }
 }

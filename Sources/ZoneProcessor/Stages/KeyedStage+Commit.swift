@@ -39,7 +39,7 @@ extension KeyedStage {
                 // A key removed to make room leaves a tombstone, so a restore does not bring it back.
                 let state = tables[partition]?[key]
                 let origin = OutputOrigin(
-                    aggregation.changelog, of: configuration.topics, partition: partition, offset: -1,
+                    aggregation.role.changelog, of: configuration.topics, partition: partition, offset: -1,
                     key: Array(key.utf8), value: nil)
                 produce(
                     topic: changelogTopic, key: key, value: state.map { aggregation.snapshot($0) },
@@ -47,7 +47,7 @@ extension KeyedStage {
             }
         }
         changedLogs.removeAll()
-        aggregation.recordKeys(keyCount, in: metrics)
+        aggregation.role.recordKeys(keyCount, in: metrics)
     }
 
     /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,
@@ -63,7 +63,7 @@ extension KeyedStage {
         } catch {
             if error.failure == .abortRequired { try? producer.abortTransaction() }
             running.store(false, ordering: .releasing)
-            onFatal(ProcessorError(.committingTransaction, reason: "\(aggregation.role) stage: \(error)"))
+            onFatal(ProcessorError(.committingTransaction, reason: "\(aggregation.role.name) stage: \(error)"))
         }
     }
 
@@ -78,7 +78,8 @@ extension KeyedStage {
             for failure in failures { deadLetters.resolve(failure, into: tracker) }
         }
         logger.warning(
-            "stage outputs not delivered; their inputs stay uncommitted", metadata: ["stage": "\(aggregation.role)"])
+            "stage outputs not delivered; their inputs stay uncommitted",
+            metadata: ["stage": "\(aggregation.role.name)"])
         return false
     }
 }

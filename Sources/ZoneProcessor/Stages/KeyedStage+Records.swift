@@ -13,7 +13,7 @@ extension KeyedStage {
         guard record.error == nil, tables[partition] != nil else { return }
         if let next = nextOffsets[partition], record.offset < next { return }
         let origin = OutputOrigin(
-            aggregation.input, of: configuration.topics, partition: partition, offset: record.offset,
+            aggregation.role.input, of: configuration.topics, partition: partition, offset: record.offset,
             key: record.key.map { Array($0) }, value: record.value.map { Array($0) })
         switch aggregation.decode(value: record.value, key: record.key) {
         case .failure(let rejection):
@@ -25,7 +25,7 @@ extension KeyedStage {
                 tables[partition]?[key] = state
                 changedLogs[partition, default: []].insert(key)
                 produceSummary(
-                    topic: aggregation.outputTopic(in: configuration.topics), key: output.key, value: output.value,
+                    topic: configuration.topics[keyPath: aggregation.role.output], key: output.key, value: output.value,
                     partition: partition, origin: origin)
                 figures.countSummary()
             }

@@ -28,7 +28,7 @@ extension KeyedStage {
                     logger.error(
                         "stage changelog record refused: its key is not its state's",
                         metadata: [
-                            "stage": "\(aggregation.role)", "partition": .stringConvertible(record.partition),
+                            "stage": "\(aggregation.role.name)", "partition": .stringConvertible(record.partition),
                             "offset": .stringConvertible(record.offset),
                         ])
                     return
@@ -39,7 +39,7 @@ extension KeyedStage {
                 logger.error(
                     "stage changelog record refused",
                     metadata: [
-                        "stage": "\(aggregation.role)", "partition": .stringConvertible(record.partition),
+                        "stage": "\(aggregation.role.name)", "partition": .stringConvertible(record.partition),
                         "offset": .stringConvertible(record.offset), "error": "\(error)",
                     ])
             }

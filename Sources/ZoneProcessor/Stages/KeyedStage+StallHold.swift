@@ -35,7 +35,7 @@ extension KeyedStage {
         let held = stallHold.release()
         logger.info(
             "stage sends the summaries it held after a stall",
-            metadata: ["stage": "\(aggregation.role)", "summaries": "\(held.values.map(\.count).reduce(0, +))"])
+            metadata: ["stage": "\(aggregation.role.name)", "summaries": "\(held.values.map(\.count).reduce(0, +))"])
         for (_, summaries) in held {
             for summary in summaries {
                 produce(topic: summary.topic, key: summary.key, value: summary.value, origin: summary.origin)

@@ -64,8 +64,8 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     }
 
     /// The stage's topics: its repartition input, its changelog and its output.
-    var inputTopic: String { aggregation.input.name(in: configuration.topics) }
-    var changelogTopic: String { aggregation.changelog.name(in: configuration.topics) }
+    var inputTopic: String { aggregation.role.input.name(in: configuration.topics) }
+    var changelogTopic: String { aggregation.role.changelog.name(in: configuration.topics) }
 
     init(
         _ aggregation: Aggregation, configuration: ProcessorConfiguration, metrics: ProcessorMetrics, logger: Logger,
@@ -73,13 +73,13 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     ) throws {
         self.aggregation = aggregation
         limitWarnings = RepeatedWarning(
-            "\(aggregation.role) stage full: new \(aggregation.keysName)' records are dead-lettered as \(aggregation.limitReason.rawValue)"
+            "\(aggregation.role.name) stage full: new \(aggregation.role.keysName)' records are dead-lettered as \(aggregation.role.limitReason.rawValue)"
         )
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
         self.onFatal = onFatal
-        figures = aggregation.figures(in: metrics)
+        figures = aggregation.role.stageMetrics(in: metrics)
         tracker = DeliveryTracker(latency: figures.deliveries)
         stallHold = StallHold(
             graceMs: configuration.stallGraceMs, capacity: Self.heldSummariesLimit,
@@ -95,10 +95,10 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
         var properties = StageFetching.lowRate
         properties["statistics.interval.ms"] = "\(configuration.statisticsIntervalMs)"
         consumer = try KafkaConsumer(
-            configuration: configuration.kafka, groupID: Self.groupID(of: configuration, role: aggregation.role),
+            configuration: configuration.kafka, groupID: Self.groupID(of: configuration, role: aggregation.role.name),
             logger: logger, properties: configuration.memberProperties(properties), statistics: statistics)
         if transactional {
-            let id = configuration.transactionalID(role: aggregation.role)
+            let id = configuration.transactionalID(role: aggregation.role.name)
             producer = try KafkaProducer(
                 configuration: configuration.kafka,
                 properties: KafkaProducer.transactionalProperties(
@@ -107,20 +107,21 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
                 try producer.initTransactions()
                 try producer.beginTransaction()
             } catch {
-                throw ProcessorError(.startingTransactions, reason: "\(aggregation.role) stage: \(error)")
+                throw ProcessorError(.startingTransactions, reason: "\(aggregation.role.name) stage: \(error)")
             }
         } else {
             producer = try KafkaProducer(configuration: configuration.kafka)
         }
         restorer = try ChangelogReader(
-            configuration: configuration, topic: aggregation.changelog.name(in: configuration.topics), logger: logger,
+            configuration: configuration, topic: aggregation.role.changelog.name(in: configuration.topics),
+            logger: logger,
             batchSize: 1024)
     }
 
     /// Joins the stage's group and starts its thread.
     func start() throws(KafkaError) {
         try consumer.subscribe([inputTopic], listener: self)
-        thread = JoinableThread(name: "zs-\(aggregation.role)") { [self] in loop() }
+        thread = JoinableThread(name: "zs-\(aggregation.role.name)") { [self] in loop() }
     }
 
     /// Finishes the current batch, commits it, leaves the group and joins the thread.
@@ -164,7 +165,7 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
                 logger.debug(
                     "stage table restored",
                     metadata: [
-                        "stage": "\(aggregation.role)", "partition": .stringConvertible(partition),
+                        "stage": "\(aggregation.role.name)", "partition": .stringConvertible(partition),
                         "keys": .stringConvertible(tables[partition]?.count ?? 0),
                     ])
             } catch {
@@ -180,7 +181,7 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
                 // group gives the partition again after the next rebalance.
                 logger.error(
                     "stage table not restored; its partition is skipped",
-                    metadata: ["stage": "\(aggregation.role)", "error": "\(error)"])
+                    metadata: ["stage": "\(aggregation.role.name)", "error": "\(error)"])
             }
         }
     }

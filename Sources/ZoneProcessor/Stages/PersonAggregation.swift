@@ -5,21 +5,13 @@ import ZoneEngine
 /// The person stage (contract, `person-summaries`): finished workouts re-keyed by person, each
 /// person's counted workouts of the last 28 days, a summary after each new workout.
 struct PersonAggregation: StageAggregation {
-    let capacity: Int
+    let role: StageRole
     private var codec = PersonWorkoutCodec()
     private var writer = PersonSummaryWriter()
 
     init(configuration: ProcessorConfiguration) {
-        capacity = configuration.maxPersons
+        role = .people(configuration)
     }
-
-    var role: String { "people" }
-    var input: OutputContext.InputTopic { .personWorkouts }
-    var changelog: OutputContext.InputTopic { .personChangelog }
-    func outputTopic(in topics: Topics) -> String { topics.personSummaries }
-    var limitReason: DeadLetterReason { .personLimit }
-    var keysName: String { "persons" }
-    var idleRule: String { "none without a workout in the last 28 days" }
 
     mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
         -> Result<(key: String, item: CountedWorkout), Rejection>
@@ -42,7 +34,4 @@ struct PersonAggregation: StageAggregation {
     }
 
     func isIdle(_ state: PersonTrainingLog, now: Int64) -> Bool { state.isIdle(at: now) }
-    func recordKeys(_ count: Int, in metrics: ProcessorMetrics) { metrics.recordPersons(count) }
-    func countRefused(in metrics: ProcessorMetrics) { metrics.countPersonRefused() }
-    func figures(in metrics: ProcessorMetrics) -> StageMetrics { metrics.people }
 }

@@ -7,27 +7,15 @@ import ZoneEngine
 /// how a repartition record is read, what a key's state is, how a record counts into it and
 /// what summary that produces.
 ///
-/// One value per stage, used on the stage's thread only (it may hold reusable codecs).
+/// Only what differs between the two in what they count; who the stage is (name, topics, cap,
+/// wording, figures) is its ``StageRole``. One value per stage, used on the stage's thread only
+/// (it may hold reusable codecs).
 protocol StageAggregation: SendableMetatype {
     associatedtype Item
     associatedtype State: Sendable
 
-    /// The stage's name: its consumer group is `<group_id>.<role>`, its thread `zs-<role>`, its
-    /// transactional id `<prefix>-<instance>-<role>`.
-    var role: String { get }
-    /// Which of the processor's topics the stage reads and keeps its state in.
-    var input: OutputContext.InputTopic { get }
-    var changelog: OutputContext.InputTopic { get }
-    /// The stage's output topic.
-    func outputTopic(in topics: Topics) -> String
-
-    /// The most keys the stage holds over its partitions, and the dead-letter reason past it.
-    var capacity: Int { get }
-    var limitReason: DeadLetterReason { get }
-    /// Says past the cap, to a person reading the log or the dead letter: "persons", "classes".
-    var keysName: String { get }
-    /// Why an idle key may be removed to make room, for the dead letter's detail.
-    var idleRule: String { get }
+    /// Who the stage is: its name, topics, cap, wording and figures.
+    var role: StageRole { get }
 
     /// A repartition record's key and item, or why it cannot be counted.
     mutating func decode(value: UnsafeRawBufferPointer?, key: UnsafeRawBufferPointer?)
@@ -41,9 +29,4 @@ protocol StageAggregation: SendableMetatype {
     func restore(_ bytes: UnsafeRawBufferPointer) throws(SnapshotError) -> (key: String, state: State)
     /// Whether a key may be removed to make room at the cap.
     func isIdle(_ state: State, now: Int64) -> Bool
-    /// Records how many keys the stage holds, and counts one refused past the cap.
-    func recordKeys(_ count: Int, in metrics: ProcessorMetrics)
-    func countRefused(in metrics: ProcessorMetrics)
-    /// The stage's own figures among `metrics` (summaries, restores, deliveries, lag).
-    func figures(in metrics: ProcessorMetrics) -> StageMetrics
 }
