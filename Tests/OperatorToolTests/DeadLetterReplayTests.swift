@@ -33,13 +33,18 @@ struct DeadLetterReplayTests {
             try input.send("workout-events", key: "refused", value: Array(event.utf8))
         }
         try input.flush()
-        #expect(outputs.wait { $0.records("zonestream-dlq").count == 7 }, "7 dead letters")
+        // A loaded machine may take a while to start the processor: its dead letters are
+        // awaited once it consumes, as long as a restore could take.
+        #expect(limited.waitForOutput("partitions assigned", seconds: 120), "\(limited.output.suffix(2000))")
+        #expect(
+            outputs.wait(seconds: 60) { $0.records("zonestream-dlq").count == 7 },
+            "7 dead letters: \(limited.output.suffix(2000))")
 
         // Replayed while the cause remains: all 7 fail again, and are then recognised.
         let first = try Self.replay(broker.bootstrapServers, [])
         #expect(first.contains("replayed 7 of 7 dead letters with reason session_limit"), "\(first)")
         #expect(first.contains("replayed zonestream-dlq/0/0 -> workout-events key=refused"), "\(first)")
-        #expect(outputs.wait { $0.records("zonestream-dlq").count == 14 }, "the replays failed again")
+        #expect(outputs.wait(seconds: 60) { $0.records("zonestream-dlq").count == 14 }, "the replays failed again")
         let again = try Self.replay(broker.bootstrapServers, ["--dry-run"])
         #expect(
             again.contains("would replay 7 of 14 dead letters with reason session_limit; skipped: 7 failed again"),
@@ -51,10 +56,11 @@ struct DeadLetterReplayTests {
         let raised = try ZoneStreamProcess.processor(
             bootstrap: broker.bootstrapServers, group: "replay", extra: ["--set", "max_live_sessions=10"])
         defer { raised.signal(SIGTERM) }
+        #expect(raised.waitForOutput("partitions assigned", seconds: 120), "\(raised.output.suffix(2000))")
         let fixed = try Self.replay(broker.bootstrapServers, [])
         #expect(fixed.contains("replayed 7 of 14"), "\(fixed)")
         #expect(
-            outputs.wait { collector in
+            outputs.wait(seconds: 60) { collector in
                 collector.records("workouts-finished").contains { $0.key == "refused" }
             }, "the replayed session finished")
         #expect(outputs.records("zonestream-dlq").count == 14, "nothing failed this time")
