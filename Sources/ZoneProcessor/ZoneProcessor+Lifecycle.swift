@@ -110,15 +110,15 @@ extension ZoneProcessor {
     }
 
     /// The workers, each with its own queue of the group consumer's partitions.
-    func makeWorkers(consumer: KafkaConsumer, producer: KafkaProducer, tableCoverage: TableCoverage)
-        -> [PartitionWorker]
-    {
+    func makeWorkers(
+        consumer: KafkaConsumer, producer: KafkaProducer, tableCoverage: TableCoverage, inputs: InputRecordFetcher
+    ) -> [PartitionWorker] {
         metrics.recordSessionCaps(
             sessions: configuration.maxLiveSessions, bytes: configuration.maxSessionMemoryMb << 20)
         let context = WorkerContext(
             configuration: configuration, consumer: consumer, producer: producer, profiles: profiles,
             classPlans: classPlans, tableCoverage: tableCoverage, metrics: metrics, directory: sessionDirectory,
-            changelogFollower: changelogFollower,
+            changelogFollower: changelogFollower, inputs: inputs,
             budget: SessionBudget(
                 limit: configuration.maxLiveSessions, byteLimit: configuration.maxSessionMemoryMb << 20),
             logger: logger, isStopping: { [self] in isStopping }, onFatal: { [self] error in fail(error) })
@@ -128,15 +128,17 @@ extension ZoneProcessor {
     }
 
     /// The person and class stages, each in its own group and on its own thread.
-    func startStages() throws -> (people: KeyedStage<PersonAggregation>, classes: KeyedStage<ClassAggregation>) {
+    func startStages(inputs: InputRecordFetcher) throws -> (
+        people: KeyedStage<PersonAggregation>, classes: KeyedStage<ClassAggregation>
+    ) {
         let people = try KeyedStage(
             PersonAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
-            logger: logger
+            logger: logger, inputs: inputs
         ) { [self] error in fail(error) }
         try people.start()
         let classes = try KeyedStage(
             ClassAggregation(configuration: configuration), configuration: configuration, metrics: metrics,
-            logger: logger
+            logger: logger, inputs: inputs
         ) { [self] error in fail(error) }
         try classes.start()
         return (people, classes)

@@ -135,12 +135,14 @@ public final class ZoneProcessor: Sendable {
             coverage: tableCoverage, readers: tableReaders, groupConsumer: consumer, configuration: configuration,
             metrics: metrics, logger: logger)
         prober.start()
-        let workers = makeWorkers(consumer: consumer, producer: producer, tableCoverage: tableCoverage)
+        let inputs = InputRecordFetcher(kafka: configuration.kafka, logger: logger)
+        let workers = makeWorkers(
+            consumer: consumer, producer: producer, tableCoverage: tableCoverage, inputs: inputs)
         components.withLockedValue {
             $0 = Components(consumer: consumer, producer: producer, workers: workers, tableReaders: tableReaders)
         }
         let delivery = DeliveryPoller(producer: producer)
-        let stages = try startStages()
+        let stages = try startStages(inputs: inputs)
         for worker in workers { worker.start() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
         defer { trimmer.stop() }
@@ -163,6 +165,7 @@ public final class ZoneProcessor: Sendable {
         stopWorkers(workers)
         stages.people.stop()
         stages.classes.stop()
+        inputs.stop()
         try? producer.flush(timeoutMs: 10_000)
         delivery.stop()
         prober.stop()

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import NIOConcurrencyHelpers
 import Synchronization
 
@@ -10,6 +12,7 @@ public final class DeliveryTracker: Sendable {
     private let outstanding = Atomic<Int>(0)
     private let failures = Atomic<Int>(0)
     private let delivered = Atomic<Int>(0)
+    private let answers = Atomic<Int>(0)
     private let refused = NIOLockedValueBox<[DeliveryFailure]>([])
     /// The receipts of delivered messages not yet freed: a stack linked through each receipt's
     /// ``DeliveryReceipt/nextParked``, pushed by delivery reports and taken whole. The top
@@ -76,6 +79,34 @@ public final class DeliveryTracker: Sendable {
 
     func cancelled() { outstanding.subtract(1, ordering: .releasing) }
 
+    /// Counts an answer its user is still making to a refused message (one that must first
+    /// read something from the network) as in flight, so the tracker does not read as
+    /// settled before the answer is produced into it. End it with ``answerProduced()``.
+    public func answerStarted() {
+        answers.add(1, ordering: .relaxed)
+        outstanding.add(1, ordering: .relaxed)
+    }
+
+    /// Ends an answer begun with ``answerStarted()``, after producing it into this tracker.
+    public func answerProduced() {
+        answers.subtract(1, ordering: .releasing)
+        outstanding.subtract(1, ordering: .releasing)
+    }
+
+    /// Answers begun and not yet produced.
+    public var answersInProgress: Int { answers.load(ordering: .acquiring) }
+
+    /// Waits until every answer begun is produced, for at most `timeoutMs`; false if some is
+    /// not. For a user that must have them before going on (a transaction about to commit).
+    public func waitForAnswers(timeoutMs: Int) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(timeoutMs, 0)) * 1_000_000
+        while answersInProgress > 0 {
+            guard DispatchTime.now().uptimeNanoseconds < deadline else { return false }
+            usleep(1000)
+        }
+        return true
+    }
+
     /// `latencyMicroseconds`: librdkafka's produce-to-acknowledgement time of a delivered
     /// message (-1 when it has none).
     func reported(failure: DeliveryFailure?, latencyMicroseconds: Int64 = -1) {
@@ -91,7 +122,7 @@ public final class DeliveryTracker: Sendable {
 }
 
 /// A message the broker refused (or librdkafka gave up on), with everything needed to produce
-/// it again or to answer it otherwise (with its context and attachment).
+/// it again or to answer it otherwise (with its context).
 public struct DeliveryFailure: Sendable {
     public let topic: String
     /// The partition it was produced to explicitly; nil when partitioned by key.
@@ -102,8 +133,6 @@ public struct DeliveryFailure: Sendable {
     /// What the producer's user attached to the message (``KafkaProducer/produce``), returned
     /// as given: whatever it needs to answer the refusal.
     public let context: (any Sendable)?
-    /// The bytes attached to the message, as given to ``KafkaProducer/produce``.
-    public let attachment: MessageAttachment
 
     /// Whether the broker refused the message for good (size, authorization, an invalid
     /// record or topic): producing it again cannot succeed. Anything else (timeouts, leader

@@ -44,7 +44,7 @@ public final class KafkaProducer: @unchecked Sendable {
         let handle: OpaquePointer?
     }
 
-    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:attachedKey:attachedValue:header:)``.
+    /// The topic `name`, for ``produce(to:key:value:tracker:partition:context:header:)``.
     public func topic(_ name: String) -> Topic {
         topics.withLockedValue { cache in
             if let handle = cache[name] { return Topic(name: name, handle: handle) }
@@ -55,35 +55,28 @@ public final class KafkaProducer: @unchecked Sendable {
     }
 
     /// Queues one record (copied), partitioned by key unless `partition` is given. Waits while
-    /// librdkafka's queue is full. `context`, and the attached bytes (`attachedKey` and
-    /// `attachedValue`, copied), come back in a ``DeliveryFailure`` if the record is refused; a
-    /// record refused here (too large, unknown topic) throws instead. `header`: one header to
-    /// carry (the record is then queued by topic name).
+    /// librdkafka's queue is full. `context` comes back in a ``DeliveryFailure`` if the record
+    /// is refused; a record refused here (too large, unknown topic) throws instead. `header`:
+    /// one header to carry (the record is then queued by topic name).
     public func produce(
         topic: String, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, context: (any Sendable)? = nil, attachedKey: UnsafeRawBufferPointer? = nil,
-        attachedValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
+        partition: Int32? = nil, context: (any Sendable)? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
         try produce(
             to: self.topic(topic), key: key, value: value, tracker: tracker, partition: partition, context: context,
-            attachedKey: attachedKey, attachedValue: attachedValue, header: header)
+            header: header)
     }
 
-    /// ``produce(topic:key:value:tracker:partition:context:attachedKey:attachedValue:header:)`` to a topic
-    /// looked up before.
+    /// ``produce(topic:key:value:tracker:partition:context:header:)`` to a topic looked up before.
     public func produce(
         to topic: Topic, key: UnsafeRawBufferPointer?, value: UnsafeRawBufferPointer?, tracker: DeliveryTracker?,
-        partition: Int32? = nil, context: (any Sendable)? = nil, attachedKey: UnsafeRawBufferPointer? = nil,
-        attachedValue: UnsafeRawBufferPointer? = nil, header: KafkaHeader? = nil
+        partition: Int32? = nil, context: (any Sendable)? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
         guard let handle = topic.handle else {
             throw KafkaError(message: "cannot create topic handle", operation: "producing to \(topic.name)")
         }
         let receipt = tracker.map {
-            Unmanaged.passRetained(
-                DeliveryReceipt.make(
-                    tracker: $0, context: context, partition: partition, attachedKey: attachedKey,
-                    attachedValue: attachedValue))
+            Unmanaged.passRetained(DeliveryReceipt.make(tracker: $0, context: context, partition: partition))
         }
         tracker?.willProduce()
         while true {
@@ -114,16 +107,25 @@ public final class KafkaProducer: @unchecked Sendable {
     /// Convenience for byte arrays.
     public func produce(
         topic: String, key: [UInt8]?, value: [UInt8]?, tracker: DeliveryTracker?, partition: Int32? = nil,
-        context: (any Sendable)? = nil, attachment: MessageAttachment = MessageAttachment(), header: KafkaHeader? = nil
+        context: (any Sendable)? = nil, header: KafkaHeader? = nil
     ) throws(KafkaError) {
-        let record = MessageAttachment(key: key, value: value)
-        try record.withBuffers { (key, value) throws(KafkaError) in
-            try attachment.withBuffers { (attachedKey, attachedValue) throws(KafkaError) in
+        try Self.lend(key) { (key) throws(KafkaError) in
+            try Self.lend(value) { (value) throws(KafkaError) in
                 try produce(
                     topic: topic, key: key, value: value, tracker: tracker, partition: partition, context: context,
-                    attachedKey: attachedKey, attachedValue: attachedValue, header: header)
+                    header: header)
             }
         }
+    }
+
+    private static func lend(
+        _ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) throws(KafkaError) -> Void
+    ) throws(KafkaError) {
+        guard let bytes else { return try body(nil) }
+        let lent: Result<Void, KafkaError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(KafkaError) in try body(buffer) }
+        }
+        try lent.get()
     }
 
     /// Serves delivery reports for up to `timeoutMs`.
@@ -169,6 +171,6 @@ private func deliveryReportCallback(
         key: bytes(message.pointee.key, message.pointee.key_len),
         value: bytes(message.pointee.payload, message.pointee.len) ?? [],
         error: KafkaError(error, operation: "delivering \(message.pointee.len) bytes to \(topic)"),
-        context: receipt.header.context, attachment: receipt.attachment)
+        context: receipt.header.context)
     tracker.reported(failure: failure)
 }

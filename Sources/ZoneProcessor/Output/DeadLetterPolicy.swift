@@ -4,48 +4,63 @@ import ZoneEngine
 import ZoneKafka
 
 /// The one answer to everything that cannot go out as it is: a rejected input becomes a dead
-/// letter; an output the broker refused for good dead-letters its input as `output_rejected`;
-/// a refused dead letter is sent again without the input's bytes, and when that is refused
-/// too, it is logged and counted (the input stays at its offset). Retriable refusals are
-/// produced again. Used by the workers and the keyed stages alike; nothing here throws.
-struct DeadLetterPolicy {
+/// letter; an output the broker refused for good dead-letters its input as `output_rejected`,
+/// read again by its coordinates (``InputRecordFetcher``); a refused dead letter is sent again
+/// without the input's bytes, and when that is refused too, it is logged and counted (the input
+/// stays at its offset). Retriable refusals are produced again. Used by the workers and the
+/// keyed stages alike; nothing here throws.
+struct DeadLetterPolicy: Sendable {
     let producer: KafkaProducer
     let topics: Topics
     let metrics: ProcessorMetrics
     let logger: Logger
+    let inputs: InputRecordFetcher
 
-    /// Dead-letters `input` of the workout-events topic with `rejection`'s reason, from the
-    /// record's lent bytes (an ``OutputOrigin`` would copy them first).
+    /// Dead-letters `input` with `rejection`'s reason, from the record's lent bytes.
     func reject(_ rejection: Rejection, input: InputRecord, into tracker: DeliveryTracker) {
         let record = OutputEncoder.deadLetter(
-            rejection, topic: topics.workoutEvents, partition: input.partition, offset: input.offset, key: input.key,
-            value: input.value)
+            rejection, topic: input.source.name(in: topics), partition: input.partition, offset: input.offset,
+            key: input.key, value: input.value)
         produceDeadLetter(key: record.key, value: record.value, context: input.context(.deadLetter), into: tracker)
         metrics.countDeadLetter(rejection.reason)
     }
 
-    /// Dead-letters `origin`, an input of any of the processor's topics, with `rejection`'s reason.
-    func reject(_ rejection: Rejection, origin: OutputOrigin, into tracker: DeliveryTracker) {
-        let record = OutputEncoder.deadLetter(
-            rejection, topic: origin.topic, partition: origin.partition, offset: origin.offset, key: origin.key,
-            value: origin.value)
-        produceDeadLetter(key: record.key, value: record.value, context: origin.context(.deadLetter), into: tracker)
-        metrics.countDeadLetter(rejection.reason)
-    }
-
-    /// Dead-letters `origin` as `output_rejected`: the broker refused an output it produced.
-    func rejectOutput(topic: String, size: Int, error: KafkaError, origin: OutputOrigin, into tracker: DeliveryTracker)
-    {
+    /// Dead-letters the input at `input`'s coordinates as `output_rejected`: the broker refused
+    /// an output it produced, keyed `outputKey`. The input is read again first, while `tracker`
+    /// counts the answer as in flight; work without an input record (an idle timeout) is
+    /// dead-lettered with its coordinates and the output's key.
+    func rejectOutput(
+        topic: String, size: Int, error: KafkaError, input: OutputContext, outputKey: [UInt8]?,
+        into tracker: DeliveryTracker
+    ) {
         metrics.countOutputRejected()
         logger.warning(
             "output refused; its input is dead-lettered",
             metadata: [
                 "topic": "\(topic)", "bytes": .stringConvertible(size), "error": "\(error.message)",
-                "input_partition": .stringConvertible(origin.partition),
-                "input_offset": .stringConvertible(origin.offset),
+                "input_partition": .stringConvertible(input.inputPartition),
+                "input_offset": .stringConvertible(input.inputOffset),
             ])
         let detail = "\(topic) refused a \(size)-byte record: \(error.message) (code \(error.code))"
-        reject(Rejection(.outputRejected, detail), origin: origin, into: tracker)
+        guard input.inputOffset >= 0 else {
+            return deadLetter(Rejection(.outputRejected, detail), at: input, key: outputKey, value: nil, into: tracker)
+        }
+        tracker.answerStarted()
+        let policy = self
+        inputs.fetch(
+            topic: input.inputTopic.name(in: topics), partition: input.inputPartition, offset: input.inputOffset
+        ) { fetched in
+            switch fetched {
+            case .success(let record):
+                policy.deadLetter(
+                    Rejection(.outputRejected, detail), at: input, key: record.key, value: record.value, into: tracker)
+            case .failure(let unreadable):
+                let without = "\(detail); the input could not be read again (\(unreadable.reason))"
+                policy.deadLetter(
+                    Rejection(.outputRejected, without), at: input, key: outputKey, value: nil, into: tracker)
+            }
+            tracker.answerProduced()
+        }
     }
 
     /// Answers a message the broker refused, into the tracker of the epoch it belongs to:
@@ -59,7 +74,7 @@ struct DeadLetterPolicy {
             do {
                 try producer.produce(
                     topic: failure.topic, key: failure.key, value: failure.value, tracker: tracker,
-                    partition: failure.partition, context: failure.context, attachment: failure.attachment)
+                    partition: failure.partition, context: failure.context)
             } catch {
                 // Refused before it was queued (e.g. a fatal producer state): answered as refused.
                 refusedForGood(failure, error: error, into: tracker)
@@ -70,14 +85,30 @@ struct DeadLetterPolicy {
     }
 
     private func refusedForGood(_ failure: DeliveryFailure, error: KafkaError, into tracker: DeliveryTracker) {
-        guard let context = failure.context as? OutputContext, context.kind != .output else {
-            let origin =
-                OutputOrigin(of: failure, topics: topics)
-                ?? OutputOrigin(.workoutEvents, of: topics, partition: -1, offset: -1, key: failure.key, value: nil)
-            return rejectOutput(
-                topic: failure.topic, size: failure.value.count, error: error, origin: origin, into: tracker)
+        let context =
+            failure.context as? OutputContext
+            ?? OutputContext(kind: .output, inputTopic: .workoutEvents, inputPartition: -1, inputOffset: -1)
+        guard context.kind == .output else {
+            return deadLetterRefused(
+                key: failure.key, size: failure.value.count, error: error, context: context, into: tracker)
         }
-        deadLetterRefused(key: failure.key, size: failure.value.count, error: error, context: context, into: tracker)
+        rejectOutput(
+            topic: failure.topic, size: failure.value.count, error: error, input: context, outputKey: failure.key,
+            into: tracker)
+    }
+
+    /// Dead-letters the input at `input`'s coordinates with the bytes given.
+    private func deadLetter(
+        _ rejection: Rejection, at input: OutputContext, key: [UInt8]?, value: [UInt8]?, into tracker: DeliveryTracker
+    ) {
+        let record = OutputEncoder.deadLetter(
+            rejection, topic: input.inputTopic.name(in: topics), partition: input.inputPartition,
+            offset: input.inputOffset, key: key, value: value)
+        let context = OutputContext(
+            kind: .deadLetter, inputTopic: input.inputTopic, inputPartition: input.inputPartition,
+            inputOffset: input.inputOffset)
+        produceDeadLetter(key: record.key, value: record.value, context: context, into: tracker)
+        metrics.countDeadLetter(rejection.reason)
     }
 
     /// A dead letter carries its input's coordinates only: refused, it is sent again without

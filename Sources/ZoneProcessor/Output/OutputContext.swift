@@ -3,7 +3,7 @@ import ZoneKafka
 /// What the processor attaches to each message it produces and gets back when the broker
 /// refuses it: where the input the message was produced for lies, and what kind of message it
 /// is, which together decide the answer (a dead letter, or a dead letter in its minimal form).
-/// The input's bytes travel beside it, in the message's ``MessageAttachment``.
+/// The input's bytes are not kept: a refusal reads them again (``InputRecordFetcher``).
 ///
 /// Sixteen bytes, held inline by the producer's `any Sendable`: attaching it allocates nothing.
 struct OutputContext: Sendable {

@@ -8,9 +8,9 @@ import ZoneKafka
 /// and finished workouts' copies for the person and class stages held in ``StageCopies`` until
 /// the commit epoch is sealed. One per worker; nothing here throws, no record stops the worker.
 ///
-/// Every message carries where its input lies (an ``OutputContext``) and the input's bytes (the
-/// message's attachment), so an output the broker refuses for good is answered with a dead
-/// letter of that input (`output_rejected`) rather than a stop.
+/// Every message carries where its input lies (an ``OutputContext``), so an output the broker
+/// refuses for good is answered with a dead letter of that input (`output_rejected`), read
+/// again by those coordinates, rather than a stop.
 struct OutputProducer {
     let producer: KafkaProducer
     let topics: Topics
@@ -38,11 +38,12 @@ struct OutputProducer {
 
     init(
         producer: KafkaProducer, topics: Topics, metrics: ProcessorMetrics, logger: Logger,
-        newTracker: @escaping () -> DeliveryTracker
+        inputs: InputRecordFetcher, newTracker: @escaping () -> DeliveryTracker
     ) {
         self.producer = producer
         self.topics = topics
-        deadLetters = DeadLetterPolicy(producer: producer, topics: topics, metrics: metrics, logger: logger)
+        deadLetters = DeadLetterPolicy(
+            producer: producer, topics: topics, metrics: metrics, logger: logger, inputs: inputs)
         zoneChangesTopic = producer.topic(topics.zoneChanges)
         workoutsFinishedTopic = producer.topic(topics.workoutsFinished)
         targetChangesTopic = producer.topic(topics.targetChanges)
@@ -68,7 +69,7 @@ struct OutputProducer {
                 outputs.zoneChanges[index].change, session: identity.session, person: identity.person,
                 configuration: outputs.zoneChanges[index].configuration)
             let writer = zoneChangeWriter
-            produce(to: zoneChangesTopic, key: identity.session, session: identity.session, input: input) {
+            produce(to: zoneChangesTopic, key: identity.session, input: input) {
                 writer.withBytes($0)
             }
         }
@@ -78,7 +79,7 @@ struct OutputProducer {
                 outputs.targetChanges[index].change, session: identity.session, person: identity.person,
                 sessionClass: identity.sessionClass)
             let writer = targetChangeWriter
-            produce(to: targetChangesTopic, key: identity.session, session: identity.session, input: input) {
+            produce(to: targetChangesTopic, key: identity.session, input: input) {
                 writer.withBytes($0)
             }
         }
@@ -89,66 +90,58 @@ struct OutputProducer {
     private mutating func workoutFinished(_ summary: WorkoutSummary, input: InputRecord) {
         workoutFinishedWriter.encode(summary)
         let writer = workoutFinishedWriter
-        produce(to: workoutsFinishedTopic, key: summary.session, session: summary.session, input: input) {
+        produce(to: workoutsFinishedTopic, key: summary.session, input: input) {
             writer.withBytes($0)
         }
         if let person = summary.person {
             stageCopies.hold(
                 personWorkoutCodec.encode(CountedWorkout(summary), person: person), to: personWorkoutsTopic,
-                key: person, session: summary.session, input: input)
+                key: person, input: input)
         }
         if let sessionClass = summary.sessionClass {
             stageCopies.hold(
                 classWorkoutCodec.encode(ClassWorkout(summary), sessionClass: sessionClass), to: classWorkoutsTopic,
-                key: sessionClass, session: summary.session, input: input)
+                key: sessionClass, input: input)
         }
         metrics.countWorkoutFinished()
     }
 
     /// Produces the finished workouts' copies held since the last seal to the stages, into the
-    /// commit epoch being sealed (its tracker, its transaction), each with its own input.
+    /// commit epoch being sealed (its tracker, its transaction), each with its input's coordinates.
     mutating func releaseStageCopies() {
         for copy in stageCopies.take() {
-            copy.attachment.withBuffers { key, value in
-                let input = InputRecord(partition: copy.partition, offset: copy.offset, key: key, value: value)
-                produce(to: copy.topic, key: copy.key, session: copy.session, input: input) {
-                    copy.value.withUnsafeBytes($0)
-                }
-            }
+            let input = InputRecord(partition: copy.partition, offset: copy.offset, key: nil, value: nil)
+            produce(to: copy.topic, key: copy.key, input: input) { copy.value.withUnsafeBytes($0) }
         }
     }
 
     /// A produce call refused at once: its error and the output's size.
     typealias Refusal = (error: KafkaError, size: Int)
 
-    /// Produces one output of `input` (of `session`, for work without a record) to `topic`,
-    /// keyed by `key` (a session id, or a person or class for the stages), its value lent by
-    /// `lendValue` (a writer's buffer: not copied). A refusal at once is answered with a dead
-    /// letter of the input once the loan is over.
+    /// Produces one output of `input` to `topic`, keyed by `key` (a session id, or a person or
+    /// class for the stages), its value lent by `lendValue` (a writer's buffer: not copied). A
+    /// refusal at once is answered with a dead letter of the input once the loan is over.
     private mutating func produce(
-        to topic: KafkaProducer.Topic, key: String, session: String, input: InputRecord,
+        to topic: KafkaProducer.Topic, key: String, input: InputRecord,
         lendValue: ((UnsafeRawBufferPointer) -> Refusal?) -> Refusal?
     ) {
         let (producer, tracker, context) = (producer, tracker, input.context(.output))
-        let refusal = input.withBytes(session: session) { inputKey, inputValue in
-            lendValue { value in
-                var id = key
-                return id.withUTF8 { key -> Refusal? in
-                    do throws(KafkaError) {
-                        try producer.produce(
-                            to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker,
-                            context: context, attachedKey: inputKey, attachedValue: inputValue)
-                        return nil
-                    } catch {
-                        return (error, value.count)
-                    }
+        let refusal = lendValue { value in
+            var id = key
+            return id.withUTF8 { key -> Refusal? in
+                do throws(KafkaError) {
+                    try producer.produce(
+                        to: topic, key: UnsafeRawBufferPointer(key), value: value, tracker: tracker, context: context)
+                    return nil
+                } catch {
+                    return (error, value.count)
                 }
             }
         }
         if let refusal {
             deadLetters.rejectOutput(
-                topic: topic.name, size: refusal.size, error: refusal.error,
-                origin: input.origin(in: topics, session: session), into: tracker)
+                topic: topic.name, size: refusal.size, error: refusal.error, input: context,
+                outputKey: Array(key.utf8), into: tracker)
         }
     }
 }

@@ -14,7 +14,7 @@ extension KeyedStage {
     /// counted and logged. Only the cap removes keys: a summary counts back from the key's
     /// own latest item, not from now, so removing them sooner would change what a replay of
     /// older workouts produces.
-    func hasRoom(forNewKey key: String, origin: OutputOrigin) -> Bool {
+    func hasRoom(forNewKey key: String, input: InputRecord) -> Bool {
         if keyCount < aggregation.role.capacity { return true }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         if now - lastIdleSweepMs >= 60_000 {
@@ -28,7 +28,7 @@ extension KeyedStage {
             Rejection(
                 aggregation.role.limitReason,
                 "the \(aggregation.role.name) stage holds its most \(aggregation.role.keysName) (\(aggregation.role.capacity)), \(aggregation.role.idleRule)"
-            ), origin: origin)
+            ), input: input)
         return false
     }
 

@@ -38,12 +38,11 @@ extension KeyedStage {
             for key in keys {
                 // A key removed to make room leaves a tombstone, so a restore does not bring it back.
                 let state = tables[partition]?[key]
-                let origin = OutputOrigin(
-                    aggregation.role.changelog, of: configuration.topics, partition: partition, offset: -1,
-                    key: Array(key.utf8), value: nil)
+                let input = OutputContext(
+                    kind: .output, inputTopic: aggregation.role.changelog, inputPartition: partition, inputOffset: -1)
                 produce(
                     topic: changelogTopic, key: key, value: state.map { aggregation.snapshot($0) },
-                    partition: partition, origin: origin, header: owner)
+                    partition: partition, input: input, header: owner)
             }
         }
         changedLogs.removeAll()
@@ -54,6 +53,14 @@ extension KeyedStage {
     /// which commits; a failure stops the processor (a restart restores the committed state).
     func commitTransaction() {
         produceChangedLogs()
+        // Refusals at once are answered into this transaction, once their inputs are read.
+        guard tracker.waitForAnswers(timeoutMs: Self.answersTimeoutMs) else {
+            running.store(false, ordering: .releasing)
+            return onFatal(
+                ProcessorError(
+                    .committingTransaction,
+                    reason: "\(aggregation.role.name) stage: refused outputs' inputs not read again in time"))
+        }
         do {
             try producer.sendOffsetsToTransaction(offsets, consumer: consumer)
             try producer.commitTransaction()
@@ -73,6 +80,8 @@ extension KeyedStage {
     func deliver() -> Bool {
         for _ in 0..<5 {
             try? producer.flush(timeoutMs: 10_000)
+            // Dead letters of refused outputs wait for their inputs to be read again.
+            _ = tracker.waitForAnswers(timeoutMs: Self.answersTimeoutMs)
             let failures = tracker.takeFailures()
             if failures.isEmpty && tracker.inFlight == 0 { return true }
             for failure in failures { deadLetters.resolve(failure, into: tracker) }
@@ -82,4 +91,8 @@ extension KeyedStage {
             metadata: ["stage": "\(aggregation.role.name)"])
         return false
     }
+
+    /// How long a commit waits for the dead letters of refused outputs: the read of their
+    /// inputs, and a little more.
+    static var answersTimeoutMs: Int { InputRecordFetcher.readTimeoutMs + 5000 }
 }

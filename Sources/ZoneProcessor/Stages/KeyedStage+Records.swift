@@ -12,21 +12,20 @@ extension KeyedStage {
         let partition = record.partition
         guard record.error == nil, tables[partition] != nil else { return }
         if let next = nextOffsets[partition], record.offset < next { return }
-        let origin = OutputOrigin(
-            aggregation.role.input, of: configuration.topics, partition: partition, offset: record.offset,
-            key: record.key.map { Array($0) }, value: record.value.map { Array($0) })
+        let input = InputRecord(
+            aggregation.role.input, partition: partition, offset: record.offset, key: record.key, value: record.value)
         switch aggregation.decode(value: record.value, key: record.key) {
         case .failure(let rejection):
-            deadLetter(rejection, origin: origin)
+            deadLetter(rejection, input: input)
         case .success(let (key, item)):
-            guard tables[partition]?[key] != nil || hasRoom(forNewKey: key, origin: origin) else { break }
+            guard tables[partition]?[key] != nil || hasRoom(forNewKey: key, input: input) else { break }
             var state = tables[partition]?[key] ?? aggregation.emptyState(key: key)
             if let output = aggregation.count(item, into: &state) {
                 tables[partition]?[key] = state
                 changedLogs[partition, default: []].insert(key)
                 produceSummary(
                     topic: configuration.topics[keyPath: aggregation.role.output], key: output.key, value: output.value,
-                    partition: partition, origin: origin)
+                    partition: partition, input: input.context(.output))
                 figures.countSummary()
             }
         }
@@ -34,27 +33,29 @@ extension KeyedStage {
         hasUncommitted = true
     }
 
-    /// Produces an output of `origin`.
+    /// Produces an output of the input at `input`.
     func produce(
-        topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, origin: OutputOrigin,
+        topic: String, key: String, value: [UInt8]?, partition: Int32? = nil, input: OutputContext,
         header: KafkaHeader? = nil
     ) {
-        let context = origin.context(.output)
+        let outputKey = Array(key.utf8)
         do {
             try producer.produce(
-                topic: topic, key: Array(key.utf8), value: value, tracker: tracker, partition: partition,
-                context: context, attachment: origin.attachment, header: header)
+                topic: topic, key: outputKey, value: value, tracker: tracker, partition: partition, context: input,
+                header: header)
         } catch {
-            deadLetters.rejectOutput(topic: topic, size: value?.count ?? 0, error: error, origin: origin, into: tracker)
+            deadLetters.rejectOutput(
+                topic: topic, size: value?.count ?? 0, error: error, input: input, outputKey: outputKey, into: tracker)
         }
     }
 
     /// The workers' answer to what cannot go out as it is, for the stage's records.
     var deadLetters: DeadLetterPolicy {
-        DeadLetterPolicy(producer: producer, topics: configuration.topics, metrics: metrics, logger: logger)
+        DeadLetterPolicy(
+            producer: producer, topics: configuration.topics, metrics: metrics, logger: logger, inputs: inputs)
     }
 
-    func deadLetter(_ rejection: Rejection, origin: OutputOrigin) {
-        deadLetters.reject(rejection, origin: origin, into: tracker)
+    func deadLetter(_ rejection: Rejection, input: InputRecord) {
+        deadLetters.reject(rejection, input: input, into: tracker)
     }
 }

@@ -6,7 +6,8 @@ struct HeldSummary {
     let topic: String
     let key: String
     let value: [UInt8]
-    let origin: OutputOrigin
+    /// Where the input it was made for lies.
+    let input: OutputContext
 }
 
 /// The stage after a stall of its thread (``StallHold``): summaries and changelog held for the
@@ -22,11 +23,11 @@ extension KeyedStage {
     func isHolding() -> Bool { !transactional && stallHold.isHolding(nowMs: WallClock.nowMs()) }
 
     /// Produces a summary, or holds it while the stage holds its outputs.
-    func produceSummary(topic: String, key: String, value: [UInt8], partition: Int32, origin: OutputOrigin) {
-        let summary = HeldSummary(topic: topic, key: key, value: value, origin: origin)
+    func produceSummary(topic: String, key: String, value: [UInt8], partition: Int32, input: OutputContext) {
+        let summary = HeldSummary(topic: topic, key: key, value: value, input: input)
         if isHolding() && stallHold.hold(summary, partition: partition) { return }
         if stallHold.heldCount > 0 { sendHeldSummaries() }
-        produce(topic: topic, key: key, value: value, origin: origin)
+        produce(topic: topic, key: key, value: value, input: input)
     }
 
     /// Sends what a hold that has ended (or filled up) held, in the order it was made.
@@ -38,7 +39,7 @@ extension KeyedStage {
             metadata: ["stage": "\(aggregation.role.name)", "summaries": "\(held.values.map(\.count).reduce(0, +))"])
         for (_, summaries) in held {
             for summary in summaries {
-                produce(topic: summary.topic, key: summary.key, value: summary.value, origin: summary.origin)
+                produce(topic: summary.topic, key: summary.key, value: summary.value, input: summary.input)
             }
         }
     }

@@ -27,6 +27,8 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     let metrics: ProcessorMetrics
     let consumer: KafkaConsumer
     let producer: KafkaProducer
+    /// Reads an input again for the dead letter of an output the broker refused.
+    let inputs: InputRecordFetcher
     let restorer: ChangelogReader
     let running = Atomic<Bool>(true)
     private var thread: JoinableThread?
@@ -57,7 +59,6 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     /// take its partitions away (``StallHold``).
     var stallHold: StallHold<HeldSummary>
 
-
     /// The consumer group of a stage, beside the workers' group.
     static func groupID(of configuration: ProcessorConfiguration, role: String) -> String {
         configuration.groupID + "." + role
@@ -69,9 +70,10 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
 
     init(
         _ aggregation: Aggregation, configuration: ProcessorConfiguration, metrics: ProcessorMetrics, logger: Logger,
-        onFatal: @escaping @Sendable (ProcessorError) -> Void
+        inputs: InputRecordFetcher, onFatal: @escaping @Sendable (ProcessorError) -> Void
     ) throws {
         self.aggregation = aggregation
+        self.inputs = inputs
         limitWarnings = RepeatedWarning(
             "\(aggregation.role.name) stage full: new \(aggregation.role.keysName)' records are dead-lettered as \(aggregation.role.limitReason.rawValue)"
         )

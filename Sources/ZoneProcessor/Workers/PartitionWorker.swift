@@ -65,6 +65,8 @@ struct WorkerContext: Sendable {
     let directory: LiveSessionDirectory
     /// Keeps the warm standbys a newly assigned partition starts from.
     let changelogFollower: ChangelogFollower
+    /// Reads an input again for the dead letter of an output the broker refused.
+    let inputs: InputRecordFetcher
     /// The instance's cap on live sessions, shared by its workers.
     let budget: SessionBudget
     let logger: Logger

@@ -31,6 +31,11 @@ extension WorkerLoop {
             }
         }
         context.metrics.countChangelogRecords(changelog.count)
+        // Refusals at once are answered into this transaction, once their inputs are read.
+        guard output.tracker.waitForAnswers(timeoutMs: InputRecordFetcher.readTimeoutMs + 5000) else {
+            return fail(
+                ProcessorError(.committingTransaction, reason: "refused outputs' inputs not read again in time"))
+        }
         let topic = context.configuration.topics.workoutEvents
         var offsets: [TopicPartition] = []
         for (partition, state) in partitions where state.hasUncommittedProgress {

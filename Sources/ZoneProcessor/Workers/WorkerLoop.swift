@@ -76,7 +76,7 @@ struct WorkerLoop: ~Copyable {
         let deliveries = context.metrics.workers.deliveries
         output = OutputProducer(
             producer: producer, topics: context.configuration.topics, metrics: context.metrics,
-            logger: context.logger, newTracker: { DeliveryTracker(latency: deliveries) })
+            logger: context.logger, inputs: context.inputs, newTracker: { DeliveryTracker(latency: deliveries) })
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
             coverage: context.tableCoverage, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,

@@ -114,7 +114,7 @@ struct OutputRefusalTests {
 
     /// The person stage's copy of a finished workout, produced when its commit epoch is sealed,
     /// refused for good: the `session_end` that finished the workout is dead-lettered as
-    /// `output_rejected` naming the repartition topic (its bytes kept with the held copy), the
+    /// `output_rejected` naming the repartition topic (its bytes read again by its coordinates), the
     /// workout itself is out, and the next session's copy reaches the person stage.
     @Test func aRefusedPersonStageCopyDeadLettersTheInputThatFinishedTheWorkout() throws {
         let repartition = Topics().personWorkouts
