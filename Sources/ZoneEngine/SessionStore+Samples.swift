@@ -62,14 +62,12 @@ extension SessionStore {
         if changes.contains(.zone), let configuration = live[slot].configuration(for: quantity),
             let change = live[slot].publishedZoneChange(quantity, at: timestamp)
         {
-            let session = outputs.sessionIndex(of: live[slot].identity)
-            outputs.zoneChanged(change, configuration: configuration, sessionIndex: session)
+            outputs.zoneChanged(change, configuration: configuration, session: live[slot].identity)
         }
         if changes.contains(.target),
             let target = live[slot].publishedTargetChange(quantity, at: timestamp, value: value)
         {
-            let session = outputs.sessionIndex(of: live[slot].identity)
-            outputs.targetChanged(target, sessionIndex: session)
+            outputs.targetChanged(target, session: live[slot].identity)
         }
     }
 }

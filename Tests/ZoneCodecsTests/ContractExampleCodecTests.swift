@@ -28,7 +28,7 @@ import ZoneTestSupport
         }
         var decoder = WorkoutEventDecoder()
         var store = SessionStore(settings: example.engineSettings)
-        var outputs = RecordedOutputs()
+        var outputs = EngineOutputs()
         var deadLetters: [(String, Int)] = []
         for index in example.events.indices {
             let value = try example.valueBytes(at: index)
@@ -40,7 +40,7 @@ import ZoneTestSupport
                 var produced = EngineOutputs()
                 store.handle(
                     event, wallMs: 0, profiles: profiles, classPlans: classPlans, outputs: &produced)
-                outputs.record(produced)
+                outputs.append(contentsOf: produced)
                 for rejection in produced.rejections {
                     deadLetters.append((rejection.reason.rawValue, index))
                 }

@@ -31,7 +31,7 @@ import ZoneTestSupport
             classPlans[sessionClass] = FoundationEventReader.plan(from: object, anchor: start, source: .class)
         }
         var store = SessionStore(settings: example.engineSettings)
-        var outputs = RecordedOutputs()
+        var outputs = EngineOutputs()
         let codecRejected = Set(
             example.expectedDeadLetters.filter { !Self.engineReasons.contains($0.reason) }.map(\.inputIndex))
         var engineRejections: [(String, Int)] = []
@@ -40,7 +40,7 @@ import ZoneTestSupport
             var produced = EngineOutputs()
             store.handle(
                 parsed, wallMs: 0, profiles: profiles, classPlans: classPlans, outputs: &produced)
-            outputs.record(produced)
+            outputs.append(contentsOf: produced)
             for rejection in produced.rejections {
                 engineRejections.append((rejection.reason.rawValue, index))
             }

@@ -34,7 +34,7 @@ import ZoneEngine
         #expect(outputs.finished.map(\.session).sorted() == ["a", "b"])
         var people: [String?] = []
         for index in outputs.zoneChanges.indices {
-            people.append(outputs.session(of: outputs.zoneChanges[index]).person)
+            people.append(outputs.zoneChanges[index].session.person)
         }
         #expect(people == Array(repeating: "p-a", count: 20) + Array(repeating: "p-b", count: 20))
 
@@ -48,7 +48,7 @@ import ZoneEngine
         store.expire(wallMs: 100_000, outputs: &outputs)
         #expect(outputs.zoneChanges.count == 1)
         #expect(outputs.zoneChanges[0].change.currentZone == 1)
-        #expect(outputs.session(of: outputs.zoneChanges[0]).session == "c")
-        #expect(outputs.session(of: outputs.zoneChanges[0]).person == nil)
+        #expect(outputs.zoneChanges[0].session.session == "c")
+        #expect(outputs.zoneChanges[0].session.person == nil)
     }
 }

@@ -23,12 +23,6 @@ import Testing
         #expect(MemoryLayout<QuantityTrack>.offset(of: \QuantityTrack.target) == 352)
     }
 
-    /// The live outputs are plain values: appending, reading and removing one retains nothing.
-    @Test func theLiveOutputsArePlainValues() {
-        #expect(_isPOD(EngineOutputs.ZoneChangeOutput.self))
-        #expect(_isPOD(EngineOutputs.TargetChangeOutput.self))
-    }
-
     /// Every sample's call takes the settings by value: the normalization models are on the
     /// heap, read back as they were set, and none set is none kept.
     @Test func theSettingsEachSampleTakesStaySmall() throws {

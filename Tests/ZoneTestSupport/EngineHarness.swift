@@ -4,7 +4,7 @@ public import ZoneEngine
 /// Times are seconds after `origin` unless given in milliseconds.
 public struct EngineHarness {
     public var store: SessionStore
-    public var outputs = RecordedOutputs()
+    public var outputs = EngineOutputs()
     public var profiles: [String: PersonProfile] = [:]
     public var wallMs: Int64 = 0
     public let session: String
@@ -26,14 +26,14 @@ public struct EngineHarness {
         let event = WorkoutEvent(session: session ?? self.session, timestamp: timestamp, body: body)
         var produced = EngineOutputs()
         store.handle(event, wallMs: wallMs, profiles: profiles, outputs: &produced)
-        outputs.record(produced)
+        outputs.append(contentsOf: produced)
     }
 
     /// Finishes the sessions idle at `wallMs`, recording their outputs.
     public mutating func expire(wallMs: Int64) {
         var produced = EngineOutputs()
         store.expire(wallMs: wallMs, outputs: &produced)
-        outputs.record(produced)
+        outputs.append(contentsOf: produced)
     }
 
     public mutating func start(

@@ -64,7 +64,7 @@ struct OutputProducer {
     mutating func produce(_ outputs: borrowing EngineOutputs, of input: InputRecord) {
         // Read in place by index: `for output in` copies each change out first.
         for index in outputs.zoneChanges.indices {
-            let identity = outputs.session(of: outputs.zoneChanges[index])
+            let identity = outputs.zoneChanges[index].session
             zoneChangeWriter.encode(
                 outputs.zoneChanges[index].change, session: identity.session, person: identity.person,
                 configuration: outputs.zoneChanges[index].configuration)
@@ -74,7 +74,7 @@ struct OutputProducer {
             }
         }
         for index in outputs.targetChanges.indices {
-            let identity = outputs.session(of: outputs.targetChanges[index])
+            let identity = outputs.targetChanges[index].session
             targetChangeWriter.encode(
                 outputs.targetChanges[index].change, session: identity.session, person: identity.person,
                 sessionClass: identity.sessionClass)

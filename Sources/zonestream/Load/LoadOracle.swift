@@ -13,7 +13,7 @@ struct LoadOracle {
     /// Days in the gym's local time (`class_day_offset_minutes`) of the processor checked.
     let classDayOffsetMinutes: Int
     private var store: SessionStore
-    private var outputs = RecordedOutputs()
+    private var outputs = EngineOutputs()
 
     init(settings: EngineSettings, classDayOffsetMinutes: Int = 0) {
         store = SessionStore(settings: settings)
@@ -38,7 +38,7 @@ struct LoadOracle {
         let classPlans = classPlans
         var produced = EngineOutputs()
         store.handle(event, wallMs: 0, profiles: profiles, classPlans: classPlans, outputs: &produced)
-        outputs.record(produced)
+        outputs.append(contentsOf: produced)
     }
 
     /// The expected `zone_change` events by event_id, as JSON objects.
