@@ -65,6 +65,22 @@ public final class OutputCollector: Sendable {
         Eventually.holds(within: seconds) { condition(self) }
     }
 
+    /// Waits until every record `topic` holds now has been read (its partitions' ends as of
+    /// this call, transaction markers included); returns whether they were within `seconds`.
+    public func readToEnd(_ topic: String, seconds: Double = 30) throws -> Bool {
+        var ends: [TopicPartition] = []
+        for partition in 0..<Int32(try consumer.partitionCount(topic: topic)) {
+            let end = try consumer.watermarks(TopicPartition(topic: topic, partition: partition)).high
+            ends.append(TopicPartition(topic: topic, partition: partition, offset: end))
+        }
+        let targets = Dictionary(uniqueKeysWithValues: ends.map { ($0.partition, $0.offset) })
+        return Eventually.holds(within: seconds) {
+            let positions = (try? consumer.positions(ends.map { TopicPartition(topic: topic, partition: $0.partition) }))
+            return positions?.allSatisfy { $0.offset >= (targets[$0.partition] ?? 0) || targets[$0.partition] == 0 }
+                ?? false
+        }
+    }
+
     public func stop() {
         running.store(false, ordering: .relaxed)
         thread.withLockedValue { $0 }?.join()

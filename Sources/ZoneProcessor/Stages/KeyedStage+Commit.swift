@@ -1,98 +1,74 @@
 import Foundation
 import Logging
 import Synchronization
-import ZoneCodecs
-import ZoneEngine
 import ZoneKafka
 
-/// The end of each batch: summaries and dead letters out, then the changed logs, then the
-/// offsets (at-least-once, two delivered steps before the commit), or all of it in the
-/// stage's transaction (exactly-once).
+/// The end of each batch: the batch is sealed as one epoch of the stage's ``Committer``, the
+/// workers' own (at-least-once: summaries and dead letters delivered, then the changed logs,
+/// then the offsets; exactly-once: all of it in the stage's transaction), and waited for.
 extension KeyedStage {
-    /// Sends the batch's outputs, then its changed logs, and commits its offsets once both
-    /// are delivered; what is not delivered stays uncommitted and is read again later.
+    /// The stage's committer: its transactional producer's, or the commit ledger's, which
+    /// serves the stage's own producer's delivery reports while it waits.
+    static func committer(
+        role: StageRole, configuration: ProcessorConfiguration, consumer: KafkaConsumer, producer: KafkaProducer,
+        deadLetters: DeadLetterPolicy, latency: DeliveryLatency?, logger: Logger
+    ) -> any Committer {
+        let topics = CommitTopics(
+            input: role.input.name(in: configuration.topics), changelog: role.changelog.name(in: configuration.topics),
+            owner: configuration.stateOwner.header)
+        if configuration.guarantee == .exactlyOnce {
+            return TransactionCommitter(producer: producer, consumer: consumer, topics: topics)
+        }
+        var logger = logger
+        logger[metadataKey: "stage"] = "\(role.name)"
+        return AtLeastOnceCommitter(
+            consumer: consumer, producer: producer, topics: topics, deadLetters: deadLetters, latency: latency,
+            servesDeliveries: true, logger: logger)
+    }
+
+    /// Seals the batch (its outputs, its changed logs, its offsets) and waits until it is
+    /// committed; what is not delivered within the committer's limit stays uncommitted and
+    /// is read again later.
     func finishBatch() {
         guard hasUncommitted else { return }
         defer { figures.recordDeliveries() }
-        if transactional { return commitTransaction() }
-        guard deliver() else { return }
-        produceChangedLogs()
-        guard deliver() else { return }
+        let epoch = CommitEpoch(outputs: tracker, offsets: nextOffsets, changelog: changedLogWrites())
         do {
-            try consumer.commit(offsets)
-            hasUncommitted = false
-        } catch {
-            commitFailures.log(to: logger, metadata: ["error": "\(error)"])
-        }
-    }
-
-    private var offsets: [TopicPartition] {
-        nextOffsets.map {
-            TopicPartition(topic: inputTopic, partition: $0.key, offset: $0.value)
-        }
-    }
-
-    func produceChangedLogs() {
-        let owner = configuration.stateOwner.header
-        for (partition, keys) in changedLogs {
-            for key in keys {
-                // A key removed to make room leaves a tombstone, so a restore does not bring it back.
-                let state = tables[partition]?[key]
-                let input = OutputContext(
-                    kind: .output, inputTopic: aggregation.role.changelog, inputPartition: partition, inputOffset: -1)
-                produce(
-                    topic: changelogTopic, key: key, value: state.map { aggregation.snapshot($0) },
-                    partition: partition, input: input, header: owner)
+            let progress = try committer.seal(epoch)
+            if progress.sealed {
+                tracker = DeliveryTracker(latency: figures.deliveries)
+                hasUncommitted = false
             }
-        }
-        changedLogs.removeAll()
-        aggregation.role.recordKeys(keyCount, in: metrics)
-    }
-
-    /// Exactly-once: the batch's logs and offsets join its outputs in the open transaction,
-    /// which commits; a failure stops the processor (a restart restores the committed state).
-    func commitTransaction() {
-        produceChangedLogs()
-        // Refusals at once are answered into this transaction, once their inputs are read.
-        guard tracker.waitForAnswers(timeoutMs: Self.answersTimeoutMs) else {
-            running.store(false, ordering: .releasing)
-            return onFatal(
-                ProcessorError(
-                    .committingTransaction,
-                    reason: "\(aggregation.role.name) stage: refused outputs' inputs not read again in time"))
-        }
-        do {
-            try producer.sendOffsetsToTransaction(offsets, consumer: consumer)
-            try producer.commitTransaction()
-            hasUncommitted = false
-            tracker = DeliveryTracker(latency: figures.deliveries)
-            try producer.beginTransaction()
+            rewrite(committer.advance(waiting: true).rewrites)
         } catch {
-            if error.failure == .abortRequired { try? producer.abortTransaction() }
             running.store(false, ordering: .releasing)
             onFatal(ProcessorError(.committingTransaction, reason: "\(aggregation.role.name) stage: \(error)"))
         }
     }
 
-    /// Waits for every output in flight; produces again what the broker refused for a while,
-    /// and dead-letters the input of what it refused for good. False when something is still
-    /// not delivered.
-    func deliver() -> Bool {
-        for _ in 0..<5 {
-            try? producer.flush(timeoutMs: 10_000)
-            // Dead letters of refused outputs wait for their inputs to be read again.
-            _ = tracker.waitForAnswers(timeoutMs: Self.answersTimeoutMs)
-            let failures = tracker.takeFailures()
-            if failures.isEmpty && tracker.inFlight == 0 { return true }
-            for failure in failures { deadLetters.resolve(failure, into: tracker) }
+    /// The changelog records of the keys changed since the last seal: each key's state, or a
+    /// tombstone for a key removed to make room (so a restore does not bring it back).
+    private func changedLogWrites() -> [ChangelogWrite] {
+        var writes: [ChangelogWrite] = []
+        for (partition, keys) in changedLogs {
+            for key in keys {
+                let state = tables[partition]?[key]
+                writes.append(
+                    ChangelogWrite(partition: partition, key: key, value: state.map { aggregation.snapshot($0) }))
+            }
         }
-        logger.warning(
-            "stage outputs not delivered; their inputs stay uncommitted",
-            metadata: ["stage": "\(aggregation.role.name)"])
-        return false
+        changedLogs.removeAll()
+        aggregation.role.recordKeys(keyCount, in: metrics)
+        return writes
     }
 
-    /// How long a commit waits for the dead letters of refused outputs: the read of their
-    /// inputs, and a little more.
-    static var answersTimeoutMs: Int { InputRecordFetcher.readTimeoutMs + 5000 }
+    /// Partitions whose changelog lost a write: every key of each is written again with the
+    /// next batch, whose offsets wait for it.
+    private func rewrite(_ partitions: Set<Int32>) {
+        for partition in partitions {
+            guard let table = tables[partition] else { continue }
+            changedLogs[partition, default: []].formUnion(table.keys)
+            hasUncommitted = true
+        }
+    }
 }

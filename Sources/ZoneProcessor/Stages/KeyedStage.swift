@@ -45,7 +45,8 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
     var nextOffsets: [Int32: Int64] = [:]
     /// States changed in the current batch, by partition and key, written in its second step.
     var changedLogs: [Int32: Set<String>] = [:]
-    var commitFailures = RepeatedWarning("stage commit failed; will retry")
+    /// Commits each batch, as the workers commit their epochs (``Committer``).
+    var committer: any Committer
 
     /// Whether records were handled since the last commit.
     var hasUncommitted = false
@@ -100,20 +101,20 @@ final class KeyedStage<Aggregation: StageAggregation>: RebalanceListener, @unche
             configuration: configuration.kafka, groupID: Self.groupID(of: configuration, role: aggregation.role.name),
             logger: logger, properties: configuration.memberProperties(properties), statistics: statistics)
         if transactional {
-            let id = configuration.transactionalID(role: aggregation.role.name)
-            producer = try KafkaProducer(
-                configuration: configuration.kafka,
-                properties: KafkaProducer.transactionalProperties(
-                    id: id, timeoutMs: configuration.transactionTimeoutMs))
             do {
-                try producer.initTransactions()
-                try producer.beginTransaction()
+                producer = try TransactionCommitter.producer(
+                    id: configuration.transactionalID(role: aggregation.role.name), configuration: configuration)
             } catch {
                 throw ProcessorError(.startingTransactions, reason: "\(aggregation.role.name) stage: \(error)")
             }
         } else {
             producer = try KafkaProducer(configuration: configuration.kafka)
         }
+        committer = Self.committer(
+            role: aggregation.role, configuration: configuration, consumer: consumer, producer: producer,
+            deadLetters: DeadLetterPolicy(
+                producer: producer, topics: configuration.topics, metrics: metrics, logger: logger, inputs: inputs),
+            latency: figures.deliveries, logger: logger)
         restorer = try ChangelogReader(
             configuration: configuration, topic: aggregation.role.changelog.name(in: configuration.topics),
             logger: logger,

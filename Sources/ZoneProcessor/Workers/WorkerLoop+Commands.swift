@@ -30,7 +30,7 @@ extension WorkerLoop {
                         join.dropped(state)
                         standbys[partition] = standby(releasing: partition, state)
                     }
-                    unacknowledgedOffsets[partition] = nil
+                    committer.forget(partition)
                     changelogRewrites.remove(partition)
                 }
                 // The group table takes the sessions' last views before this worker withdraws

@@ -29,14 +29,10 @@ struct WorkerLoop: ~Copyable {
     var nextExpiryMs: Int64
     /// The wall clock read once per batch (idle timeouts need seconds, not nanoseconds).
     var batchWallMs: Int64 = 0
-    /// Sealed commit epochs, oldest first, on their way to being committed (WorkerLoop+Commits).
-    var ledger = CommitLedger()
+    /// Commits each sealed epoch: at least once, or in a transaction (WorkerLoop+Commits).
+    var committer: any Committer
     /// Partitions whose changelog lost a write: their next epoch rewrites all their state.
     var changelogRewrites: Set<Int32> = []
-    /// Offsets whose commit failed (e.g. during a rebalance): retried with the next commit.
-    var unacknowledgedOffsets: [Int32: Int64] = [:]
-    /// "commit failed; will retry", at most once per 10 s with the count of the others.
-    var commitFailures = RepeatedWarning("commit failed; will retry")
     /// Counted locally, published once per batch.
     var counts = BatchCounts()
     /// When the current batch's first record reached the worker (uptime ns; 0: none yet).
@@ -46,8 +42,6 @@ struct WorkerLoop: ~Copyable {
     var batchReadMs: Int64 = 0
     /// Reads the changelog on assignment; created with the first one.
     var restorer: ChangelogRestorer?
-    /// Exactly-once: this worker's transactional producer, with a transaction always open.
-    let transactions: KafkaProducer?
     /// The live state of this worker's sessions as last published to the session directory
     /// (only when `publishesLiveSessions`).
     var liveViews: [String: LiveSessionEntry] = [:]
@@ -64,19 +58,22 @@ struct WorkerLoop: ~Copyable {
             maxMessageBytes: context.configuration.maxMessageBytes,
             maxFutureMs: Int64(context.configuration.maxFutureMs))
         var startFailure: ProcessorError?
-        var producer = context.producer
+        var transactional: KafkaProducer?
         if context.configuration.guarantee == .exactlyOnce {
             do {
-                producer = try Self.transactionalProducer(worker: worker.index, context: context)
+                transactional = try TransactionCommitter.producer(
+                    id: context.configuration.transactionalID(role: "w\(worker.index)"),
+                    configuration: context.configuration)
             } catch {
                 startFailure = ProcessorError(.startingTransactions, reason: "\(error)")
             }
         }
-        transactions = producer !== context.producer ? producer : nil
         let deliveries = context.metrics.workers.deliveries
         output = OutputProducer(
-            producer: producer, topics: context.configuration.topics, metrics: context.metrics,
-            logger: context.logger, inputs: context.inputs, newTracker: { DeliveryTracker(latency: deliveries) })
+            producer: transactional ?? context.producer, topics: context.configuration.topics,
+            metrics: context.metrics, logger: context.logger, inputs: context.inputs,
+            newTracker: { DeliveryTracker(latency: deliveries) })
+        committer = Self.committer(worker: worker, context: context, transactional: transactional, output: output)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
         join = TableJoin(
             coverage: context.tableCoverage, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
@@ -99,7 +96,6 @@ struct WorkerLoop: ~Copyable {
             publishCounts()
             sealIfDue(consumed: consumed, pollMs: pollMs)
             advanceEpochs(waiting: false)
-            transactions?.pollDeliveryReports(timeoutMs: 0)
         }
     }
 
@@ -110,7 +106,7 @@ struct WorkerLoop: ~Copyable {
         batchWallMs = WallClock.nowMs()
         // Poll briefly while outputs await delivery, so their offsets are committed promptly,
         // and while sessions are held, so they go on as soon as the tables cover them.
-        let timeoutMs = join.heldBytes > 0 ? 1 : ledger.isEmpty ? Self.idlePollMs : 5
+        let timeoutMs = join.heldBytes > 0 ? 1 : committer.isSettled ? Self.idlePollMs : 5
         let consumed = worker.queue.takeBatch(timeoutMs: timeoutMs) { record in process(record) }
         return (consumed, timeoutMs)
     }
