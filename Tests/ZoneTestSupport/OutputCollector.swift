@@ -74,10 +74,10 @@ public final class OutputCollector: Sendable {
             ends.append(TopicPartition(topic: topic, partition: partition, offset: end))
         }
         let targets = Dictionary(uniqueKeysWithValues: ends.map { ($0.partition, $0.offset) })
+        let asked = ends.map { TopicPartition(topic: topic, partition: $0.partition) }
         return Eventually.holds(within: seconds) {
-            let positions = (try? consumer.positions(ends.map { TopicPartition(topic: topic, partition: $0.partition) }))
-            return positions?.allSatisfy { $0.offset >= (targets[$0.partition] ?? 0) || targets[$0.partition] == 0 }
-                ?? false
+            guard let positions = try? consumer.positions(asked) else { return false }
+            return positions.allSatisfy { targets[$0.partition] == 0 || $0.offset >= (targets[$0.partition] ?? 0) }
         }
     }
 

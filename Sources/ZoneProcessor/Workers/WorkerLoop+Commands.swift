@@ -16,7 +16,7 @@ extension WorkerLoop {
                         continue
                     }
                     partitions[partition] = state
-                    publishRestored(state.store.sessions, partition: partition)
+                    liveViews.publishRestored(state.store.sessions, partition: partition)
                     context.changelogFollower.claim(partition)
                 }
                 updateLiveSessions()
@@ -35,9 +35,9 @@ extension WorkerLoop {
                 }
                 // The group table takes the sessions' last views before this worker withdraws
                 // them, so a query finds them throughout.
-                let handed = withdrawViews(of: Set(revoked))
+                let handed = liveViews.withdraw(Set(revoked))
                 context.changelogFollower.release(Set(revoked), standbys: standbys, views: handed)
-                publishRemainingViews()
+                liveViews.publishRemaining()
                 updateLiveSessions()
                 done.signal()
             case .stop(let done):
@@ -46,8 +46,8 @@ extension WorkerLoop {
                 for state in partitions.values { context.budget.release(state.store.sessions) }
                 for state in partitions.values { join.dropped(state) }
                 partitions.removeAll()
-                _ = withdrawViews(of: nil)
-                publishRemainingViews()
+                _ = liveViews.withdraw(nil)
+                liveViews.publishRemaining()
                 updateLiveSessions()
                 stopped = true
                 done.signal()

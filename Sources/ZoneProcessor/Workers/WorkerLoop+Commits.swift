@@ -30,7 +30,7 @@ extension WorkerLoop {
         context.metrics.workers.recordDeliveries()
         output.releaseStageCopies()
         let drained = drainChanges()
-        publishLiveViews(drained)
+        liveViews.publish(drained)
         let changelog = changelogWrites(drained)
         updateLiveSessions()
         guard !failed else { return }

@@ -42,9 +42,8 @@ struct WorkerLoop: ~Copyable {
     var batchReadMs: Int64 = 0
     /// Reads the changelog on assignment; created with the first one.
     var restorer: ChangelogRestorer?
-    /// The live state of this worker's sessions as last published to the session directory
-    /// (only when `publishesLiveSessions`).
-    var liveViews: [String: LiveSessionEntry] = [:]
+    /// The live state of this worker's sessions, published to the session directory.
+    var liveViews: LiveViewPublisher
     let liveSessionsGauge: Gauge
     /// Holds session starts until the tables are read as of them.
     var join: TableJoin
@@ -75,6 +74,9 @@ struct WorkerLoop: ~Copyable {
             newTracker: { DeliveryTracker(latency: deliveries) })
         committer = Self.committer(worker: worker, context: context, transactional: transactional, output: output)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
+        liveViews = LiveViewPublisher(
+            worker: worker.index, directory: context.directory, profiles: context.profiles,
+            enabled: context.configuration.publishesLiveSessions)
         join = TableJoin(
             coverage: context.tableCoverage, waitMs: context.configuration.joinWaitMs, metrics: context.metrics,
             logger: context.logger)
