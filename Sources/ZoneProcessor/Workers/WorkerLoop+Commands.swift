@@ -12,9 +12,7 @@ extension WorkerLoop {
             case .assign(let assigned):
                 for partition in assigned {
                     defer { context.metrics.restoring(-1) }
-                    guard partitions[partition] == nil, !failed, let state = restoredState(partition) else {
-                        continue
-                    }
+                    guard partitions[partition] == nil, !failed, let state = restore(partition) else { continue }
                     partitions[partition] = state
                     liveViews.publishRestored(state.store.sessions, partition: partition)
                     context.changelogFollower.claim(partition)
@@ -28,7 +26,8 @@ extension WorkerLoop {
                     context.budget.release(partitions[partition]?.store.sessions ?? [])
                     if let state = partitions.removeValue(forKey: partition) {
                         join.dropped(state)
-                        standbys[partition] = standby(releasing: partition, state)
+                        standbys[partition] = lifecycle.standby(
+                            releasing: partition, state, rewritePending: changelogRewrites.contains(partition))
                     }
                     committer.forget(partition)
                     changelogRewrites.remove(partition)
@@ -52,6 +51,17 @@ extension WorkerLoop {
                 stopped = true
                 done.signal()
             }
+        }
+    }
+
+    /// A newly assigned partition's state; nil when stopping, and when it could not be
+    /// restored (the worker then stops).
+    private mutating func restore(_ partition: Int32) -> PartitionState? {
+        do {
+            return try lifecycle.restoredState(partition)
+        } catch {
+            fail(error)
+            return nil
         }
     }
 }

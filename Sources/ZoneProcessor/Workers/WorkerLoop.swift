@@ -40,8 +40,8 @@ struct WorkerLoop: ~Copyable {
     /// The wall clock when the current batch's records were read: with each record's own
     /// timestamp, it bounds how far ahead an event's time may be (contract, section 3).
     var batchReadMs: Int64 = 0
-    /// Reads the changelog on assignment; created with the first one.
-    var restorer: ChangelogRestorer?
+    /// Restores assigned partitions and hands revoked ones to the standbys.
+    var lifecycle: PartitionLifecycle
     /// The live state of this worker's sessions, published to the session directory.
     var liveViews: LiveViewPublisher
     let liveSessionsGauge: Gauge
@@ -74,6 +74,7 @@ struct WorkerLoop: ~Copyable {
             newTracker: { DeliveryTracker(latency: deliveries) })
         committer = Self.committer(worker: worker, context: context, transactional: transactional, output: output)
         liveSessionsGauge = context.metrics.liveSessionsGauge(worker: worker.index)
+        lifecycle = PartitionLifecycle(context: context)
         liveViews = LiveViewPublisher(
             worker: worker.index, directory: context.directory, profiles: context.profiles,
             enabled: context.configuration.publishesLiveSessions)
