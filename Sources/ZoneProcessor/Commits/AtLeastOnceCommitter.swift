@@ -20,8 +20,14 @@ struct AtLeastOnceCommitter: Committer {
     let servesDeliveries: Bool
     let logger: Logger
     private var ledger = CommitLedger()
-    /// Offsets whose commit failed (e.g. during a rebalance): retried with the next commit.
+    /// Offsets delivered and not yet sent to be committed, or whose commit failed (e.g.
+    /// during a rebalance): sent with the next commit.
     private var unacknowledged: [Int32: Int64] = [:]
+    /// Commits go out without waiting for the broker (nil, should librdkafka not make the
+    /// queue: they then wait).
+    private let commits: CommitQueue?
+    /// The commit sent and not yet answered, and when it was sent; one at a time.
+    private var sent: (offsets: [Int32: Int64], startedNs: UInt64)?
     /// "commit failed; will retry", at most once per 10 s with the count of the others.
     private var commitFailures = RepeatedWarning("commit failed; will retry")
 
@@ -36,6 +42,7 @@ struct AtLeastOnceCommitter: Committer {
         self.latency = latency
         self.servesDeliveries = servesDeliveries
         self.logger = logger
+        commits = try? consumer.makeCommitQueue()
     }
 
     var isSettled: Bool { ledger.isEmpty }
@@ -46,7 +53,12 @@ struct AtLeastOnceCommitter: Committer {
         return CommitProgress(sealed: true)
     }
 
-    mutating func forget(_ partition: Int32) { unacknowledged[partition] = nil }
+    /// A commit in flight still carries the partition's offset, but a failed one is not sent
+    /// again for it.
+    mutating func forget(_ partition: Int32) {
+        unacknowledged[partition] = nil
+        sent?.offsets[partition] = nil
+    }
 
     mutating func advance(waiting: Bool) -> CommitProgress {
         var progress = CommitProgress()
@@ -67,11 +79,12 @@ struct AtLeastOnceCommitter: Committer {
                 Thread.sleep(forTimeInterval: 0.001)
             }
         }
-        // At a revocation or shutdown the offsets must reach Kafka: retry a failed commit briefly.
-        var attempts = 0
-        while waiting && !unacknowledged.isEmpty && attempts < 20 {
-            attempts += 1
-            Thread.sleep(forTimeInterval: 0.1)
+        progress.add(commitUnacknowledged())
+        // At a revocation or shutdown the offsets must reach Kafka: wait for the answer, and
+        // send a failed commit again, briefly.
+        let commitDeadline = WallClock.nowMs() + 5000
+        while waiting && (sent != nil || !unacknowledged.isEmpty) && WallClock.nowMs() < commitDeadline {
+            Thread.sleep(forTimeInterval: 0.005)
             progress.add(commitUnacknowledged())
         }
         return progress
@@ -122,20 +135,48 @@ struct AtLeastOnceCommitter: Committer {
         return (tracker, refused)
     }
 
-    /// Commits every delivered offset not yet acknowledged by Kafka; keeps them on failure.
+    /// Takes the answer to the commit in flight, if it came, and sends the offsets not yet
+    /// sent when no commit is in flight; keeps them on failure.
     private mutating func commitUnacknowledged() -> CommitProgress {
-        guard !unacknowledged.isEmpty else { return CommitProgress() }
+        var progress = takeAnswer()
+        guard sent == nil, !unacknowledged.isEmpty else { return progress }
         let offsets = unacknowledged.map { TopicPartition(topic: topics.input, partition: $0.key, offset: $0.value) }
         let started = DispatchTime.now().uptimeNanoseconds
         do {
-            try consumer.commit(offsets)
+            guard let commits else {
+                try consumer.commit(offsets)
+                unacknowledged.removeAll()
+                progress.commitNanoseconds.append(DispatchTime.now().uptimeNanoseconds - started)
+                return progress
+            }
+            try commits.send(offsets)
+            sent = (unacknowledged, started)
             unacknowledged.removeAll()
-            return CommitProgress(commitNanoseconds: [DispatchTime.now().uptimeNanoseconds - started])
         } catch {
-            // Not fatal: retried with the next commit; if it never lands, the work is replayed
-            // (outputs repeat with identical content, which the contract allows).
-            commitFailures.log(to: logger, metadata: ["error": "\(error)"])
-            return CommitProgress()
+            commitFailed(error)
         }
+        return progress
+    }
+
+    /// The commit in flight's answer, if it came: on failure its offsets wait for the next.
+    private mutating func takeAnswer() -> CommitProgress {
+        guard let commits, let inFlight = sent else { return CommitProgress() }
+        var progress = CommitProgress()
+        for answer in commits.takeAnswers() {
+            sent = nil
+            if let error = answer.error {
+                unacknowledged.merge(inFlight.offsets) { max($0, $1) }
+                commitFailed(error)
+            } else {
+                progress.commitNanoseconds.append(DispatchTime.now().uptimeNanoseconds - inFlight.startedNs)
+            }
+        }
+        return progress
+    }
+
+    /// Not fatal: retried with the next commit; if it never lands, the work is replayed
+    /// (outputs repeat with identical content, which the contract allows).
+    private mutating func commitFailed(_ error: any Error) {
+        commitFailures.log(to: logger, metadata: ["error": "\(error)"])
     }
 }
