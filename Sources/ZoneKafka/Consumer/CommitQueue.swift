@@ -33,11 +33,7 @@ public final class CommitQueue: @unchecked Sendable {
     public func send(_ offsets: [TopicPartition]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let operation = "committing \(offsets.count) offsets"
-        guard !consumer.commitsHeld.load(ordering: .acquiring) else {
-            throw KafkaError(
-                RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS,
-                operation: operation + " (held until the group's rebalance ends)")
-        }
+        try consumer.checkCommitsNotHeld(operation)
         let list = try RDKafkaTopicPartitionList(offsets)
         try KafkaError.check(rd_kafka_commit_queue(consumer.client.handle, list.pointer, queue, nil, nil), operation)
     }

@@ -173,15 +173,18 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func commit(_ offsets: [TopicPartition]) throws(KafkaError) {
         guard !offsets.isEmpty else { return }
         let operation = "committing \(offsets.count) offsets"
-        guard !commitsHeld.load(ordering: .acquiring) else {
-            throw KafkaError(
-                RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS,
-                operation: operation + " (held until the group's rebalance ends)")
-        }
+        try checkCommitsNotHeld(operation)
         let list = try RDKafkaTopicPartitionList(offsets)
         let result = rd_kafka_commit(client.handle, list.pointer, 0)
         if result == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS { commitsHeld.store(true, ordering: .releasing) }
         try KafkaError.check(result, operation)
+    }
+
+    /// Throws REBALANCE_IN_PROGRESS at once while commits are held (see ``commit(_:)``).
+    func checkCommitsNotHeld(_ operation: String) throws(KafkaError) {
+        guard commitsHeld.load(ordering: .acquiring) else { return }
+        throw KafkaError(
+            RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS, operation: operation + " (held until the group's rebalance ends)")
     }
 
     /// The committed offsets of `partitions` (the next offset to read; negative when none).
