@@ -53,10 +53,14 @@ public struct SessionStore: Sendable {
     /// a live session, nearly every record, is applied here in one look-up.
     public mutating func handle(_ event: WorkoutEvent, wallMs: Int64, outputs: inout EngineOutputs) -> TableQuery? {
         if let slot = slots.slot(of: event.session) {
-            if case .sessionStart(let request) = event.body, live[slot].person == nil, let person = request.person {
-                return TableQuery(person: person, sessionClass: nil, ownPlan: nil, startsSession: false)
+            if case .sessionStart(let request) = event.body {
+                if live[slot].person == nil, let person = request.person {
+                    return TableQuery(person: person, sessionClass: nil, ownPlan: nil, startsSession: false)
+                }
+                updateLive(slot: slot, with: request, wallMs: wallMs, profile: nil, outputs: &outputs)
+                return nil
             }
-            applyToLive(event, slot: slot, wallMs: wallMs, profile: nil, outputs: &outputs)
+            applyToLive(event, slot: slot, wallMs: wallMs, outputs: &outputs)
             return nil
         }
         guard mayStart(event, wallMs: wallMs, outputs: &outputs) else { return nil }
@@ -84,7 +88,11 @@ public struct SessionStore: Sendable {
         _ event: WorkoutEvent, wallMs: Int64, answers: TableAnswers, outputs: inout EngineOutputs
     ) {
         if let slot = slots.slot(of: event.session) {
-            applyToLive(event, slot: slot, wallMs: wallMs, profile: answers.profile, outputs: &outputs)
+            if case .sessionStart(let request) = event.body {
+                updateLive(slot: slot, with: request, wallMs: wallMs, profile: answers.profile, outputs: &outputs)
+            } else {
+                applyToLive(event, slot: slot, wallMs: wallMs, outputs: &outputs)
+            }
             return
         }
         guard mayStart(event, wallMs: wallMs, outputs: &outputs) else { return }
@@ -182,7 +190,7 @@ public struct SessionStore: Sendable {
         }
         guard Self.admit(session, answers.admitted, outputs: &outputs) else { return }
         insert(session)
-        applyToLive(event, slot: live.count - 1, wallMs: wallMs, profile: nil, outputs: &outputs)
+        applyToLive(event, slot: live.count - 1, wallMs: wallMs, outputs: &outputs)
     }
 
     /// The one dead letter a starting `session_start` gets, by the contract's order of reasons.
@@ -207,9 +215,24 @@ public struct SessionStore: Sendable {
         return true
     }
 
-    private mutating func applyToLive(
-        _ event: WorkoutEvent, slot: Int, wallMs: Int64, profile: PersonProfile?, outputs: inout EngineOutputs
+    /// A later `session_start` of a live session: it never changes the plan, and a defective
+    /// one is still refused. `profile` is the person's, when the request names the session's
+    /// first person. Apart from ``applyToLive(_:slot:wallMs:outputs:)`` so that a sample never
+    /// carries a profile (an optional of several hundred bytes, copied on every call).
+    private mutating func updateLive(
+        slot: Int, with request: SessionStartRequest, wallMs: Int64, profile: PersonProfile?,
+        outputs: inout EngineOutputs
     ) {
+        markChanged(slot: slot)
+        let newPerson = live[slot].person == nil ? request.person : nil
+        let profile = newPerson == nil ? nil : profile
+        if let rejection = live[slot].update(with: request, profile: profile) ?? Self.planRejection(request) {
+            outputs.reject(rejection)
+        }
+        live[slot].lastAppliedWallMs = wallMs
+    }
+
+    private mutating func applyToLive(_ event: WorkoutEvent, slot: Int, wallMs: Int64, outputs: inout EngineOutputs) {
         markChanged(slot: slot)
         switch event.body {
         case .sample(let quantity, let value, _):
@@ -220,13 +243,7 @@ public struct SessionStore: Sendable {
                 applySample(slot: slot, quantity, at: timestamp, value: value, wallMs: wallMs, outputs: &outputs)
             }
         case .sessionStart(let request):
-            // A later session_start never changes the plan, but a defective one is still refused.
-            let newPerson = live[slot].person == nil ? request.person : nil
-            let profile = newPerson == nil ? nil : profile
-            if let rejection = live[slot].update(with: request, profile: profile) ?? Self.planRejection(request) {
-                outputs.reject(rejection)
-            }
-            live[slot].lastAppliedWallMs = wallMs
+            updateLive(slot: slot, with: request, wallMs: wallMs, profile: nil, outputs: &outputs)
         case .sessionEnd:
             releaseHeld(slot: slot, through: event.timestamp, wallMs: wallMs, outputs: &outputs)
             sampleQuality.late += live[slot].heldSampleCount
