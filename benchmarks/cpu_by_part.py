@@ -21,7 +21,7 @@ PARTS = [
     ("consuming (librdkafka's batch call)", ("takeBatch",)),
 ]
 FRAME = re.compile(r"\s*[0-9a-f]+\s+(.*)\s+\((.*)\)$")
-HEADER = re.compile(r"\s*(\d+)\s+(.*?)\s*$")
+HEADER = re.compile(r"\s*(.*?)\s+(\d+)\s*$")
 
 
 def samples(path):
@@ -34,7 +34,7 @@ def samples(path):
             if not header:
                 continue
             frames = [match.group(1) for match in map(FRAME.match, lines[1:]) if match]
-            yield int(header.group(1)), header.group(2), frames
+            yield int(header.group(2)), header.group(1), frames
 
 
 def thread_group(comm):

@@ -3,14 +3,16 @@
 # checkout ($1) and the Swift compiler's version into a Swift file ($2), only when they change.
 repository="$1"
 output="$2"
-commit=$(git -C "$repository" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git -C "$repository" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-    commit="$commit-modified"
-fi
-# A copy of the sources without git history (scripts/package.sh's build) carries its commit.
-if [ "$commit" = unknown ] && [ -s "$repository/.build-commit" ]; then
+# A copy of the sources without git history (scripts/package.sh's build) carries its commit,
+# read first: git would answer for a repository the copy happens to lie in.
+if [ -s "$repository/.build-commit" ]; then
     commit=$(head -c 40 "$repository/.build-commit" | tr -cd '0-9a-f')
     [ -n "$commit" ] || commit=unknown
+else
+    commit=$(git -C "$repository" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+    if [ "$commit" != unknown ] && [ -n "$(git -C "$repository" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+        commit="$commit-modified"
+    fi
 fi
 swift_version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -n 1)
 [ -n "$swift_version" ] || swift_version=unknown

@@ -4,7 +4,7 @@ import PackagePlugin
 /// Writes `BuildInfo+Generated.swift` for the target that uses it: the git commit of the
 /// checkout it is built from and the Swift compiler's version, for `zonestream version` and
 /// the `zonestream_build_info` metric. It runs again when git's HEAD log changes (every
-/// commit, checkout or reset), and the script rewrites the file only when its content changes.
+/// commit, checkout or reset), or the `.build-commit` a copy of the sources carries.
 @main
 struct BuildInfo: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -12,7 +12,7 @@ struct BuildInfo: BuildToolPlugin {
         let repository = context.package.directoryURL
         let script = repository.appending(path: "scripts/build-info.sh")
         // Only files that exist: a source tree without .git still builds (commit "unknown").
-        let gitFiles = [".git/HEAD", ".git/logs/HEAD", ".git/index"].map { repository.appending(path: $0) }
+        let gitFiles = [".git/HEAD", ".git/logs/HEAD", ".git/index", ".build-commit"].map { repository.appending(path: $0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         return [
             .buildCommand(
