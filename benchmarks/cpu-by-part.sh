@@ -3,12 +3,12 @@
 # threads, the rest) and, inside the workers, by part of a record's path (decoding, the engine,
 # encoding outputs, the record loop, librdkafka's consume and produce calls, allocation).
 #
-#   bash benchmarks/cpu-by-part.sh [ZONESTREAM]     (default: .build-release/release/zonestream)
+#   bash benchmarks/cpu-by-part.sh [ZONESTREAM]     (default: .build/release/zonestream)
 #
 # Samples every CPU at 999 Hz with `perf record -a -g` (software clock, so it works on a VM
-# without hardware counters) while `zonestream bench builds` runs the build as two run
-# children over the same preloaded gym traffic, one round (the first child uncounted by the
-# bench, both counted here). The processor children are told apart from the bench process by
+# without hardware counters) while `zonestream bench builds` runs the build as run children
+# over the same preloaded gym traffic: the bench's uncounted first run, then one round of two,
+# all three counted here. The processor children are told apart from the bench process by
 # their threads (a child has `zs-processor`, the bench has `zs-bench-run`). A sample is given
 # to the first part its call chain names, from the leaf up; chains that leave ZoneStream's code
 # through a library built without frame pointers (librdkafka, libc) stop there and count as
@@ -17,8 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-zonestream="${1:-.build-release/release/zonestream}"
-[ -x "$zonestream" ] || { echo "cpu-by-part: no zonestream at $zonestream (bash scripts/package.sh builds it)" >&2; exit 1; }
+zonestream="${1:-.build/release/zonestream}"
+[ -x "$zonestream" ] || { echo "cpu-by-part: no zonestream at $zonestream (swift build -c release --product zonestream builds it)" >&2; exit 1; }
 command -v perf > /dev/null || bash scripts/bootstrap.sh linux-perf
 results="${CPU_PARTS_RESULTS:-benchmarks/results/cpu-by-part.json}"
 work="$(mktemp -d)"

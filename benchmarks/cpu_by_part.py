@@ -82,9 +82,10 @@ def main():
     ratio = [build["ratioToFloor"]["median"] for build in builds]
     print(json.dumps({
         "what": "Where a ZoneStream processor's CPU goes on the gym traffic (coaches' class plans read): "
-                "perf samples at 999 Hz of every CPU while `zonestream bench builds` ran the build as two "
-                "run children, one round; shares of the children's samples by thread, and of the workers' "
-                "samples by the first part of a record's path their call chain names.",
+                "perf samples at 999 Hz of every CPU while `zonestream bench builds` ran the build as three "
+                "run children (the bench's uncounted first run, then one round of two); shares of the "
+                "children's samples by thread, and of the workers' samples by the first part of a "
+                "record's path their call chain names.",
         "build": version,
         "processorChildren": len(children),
         "samples": sum(threads.values()),
