@@ -46,5 +46,10 @@ struct DockerContextTests {
         let binary = root.appendingPathComponent(".build-release/release/zonestream").path
         let version = try ChildProcess.run(binary, ["version"])
         #expect(version.status == 0 && version.output.contains("librdkafka:"), "\(version.output)")
+        // The commit the copy carries, not one git finds for the repository the copy lies in.
+        if let commit = try? String(contentsOf: context.appendingPathComponent(".build-commit"), encoding: .utf8) {
+            let carried = commit.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(version.output.contains(carried), "the binary names the commit \(carried): \(version.output)")
+        }
     }
 }
