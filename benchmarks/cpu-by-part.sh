@@ -28,5 +28,5 @@ perf record -F 999 -a -g -o "$work/perf.data" -- \
     "$zonestream" bench builds --against same="$zonestream" --rounds 1 \
     --class-plans-for this --class-plans-for same --report "$work/builds.json" > "$work/bench.log" 2>&1
 perf script -i "$work/perf.data" -F pid,comm,ip,sym,dso 2> /dev/null > "$work/samples.txt"
-python3 benchmarks/cpu_by_part.py "$work/samples.txt" "$work/builds.json" "$("$zonestream" --version)" > "$results"
+python3 -B benchmarks/cpu_by_part.py "$work/samples.txt" "$work/builds.json" "$("$zonestream" --version)" > "$results"
 echo "cpu-by-part: wrote $results"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Called by the BuildInfo package plugin before each build: writes the git commit of the
-# checkout ($1) and the Swift compiler's version into a Swift file ($2), only when they change.
+# checkout ($1), or the commit a copy of it carries, and the Swift compiler's version into a Swift
+# file ($2).
 repository="$1"
 output="$2"
 # A copy of the sources without git history (scripts/package.sh's build) carries its commit,

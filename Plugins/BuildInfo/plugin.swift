@@ -12,7 +12,8 @@ struct BuildInfo: BuildToolPlugin {
         let repository = context.package.directoryURL
         let script = repository.appending(path: "scripts/build-info.sh")
         // Only files that exist: a source tree without .git still builds (commit "unknown").
-        let gitFiles = [".git/HEAD", ".git/logs/HEAD", ".git/index", ".build-commit"].map { repository.appending(path: $0) }
+        let gitFiles = [".git/HEAD", ".git/logs/HEAD", ".git/index", ".build-commit"]
+            .map { repository.appending(path: $0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         return [
             .buildCommand(
