@@ -8,11 +8,18 @@ import ZoneKafka
 /// session's records wait in order, the worker's other sessions go on.
 extension WorkerLoop {
     /// Holds `record` back when its session is held already, or when it starts a session (or
-    /// names a live session's person) at an offset the tables do not cover yet.
+    /// names a live session's person) at an offset the tables do not cover yet. The partition's
+    /// held sessions that may go now go first: a partition's records are applied in their
+    /// order, but for the sessions the tables do not cover yet (a session held at a lower
+    /// offset must not start after a later one that the coverage let through, or a cap on live
+    /// sessions would admit them in the wrong order).
     mutating func holdsBack(
         _ event: WorkoutEvent, _ record: KafkaRecord, slot: Dictionary<Int32, PartitionState>.Index
     ) -> Bool {
         let partition = record.partition
+        if !partitions.values[slot].parked.isEmpty {
+            releaseHeld(partition: partition, nowNs: DispatchTime.now().uptimeNanoseconds)
+        }
         if partitions.values[slot].parked.isHolding(event.session) {
             join.hold(later: heldCopy(of: record, session: event.session), state: &partitions.values[slot])
             return true
@@ -40,14 +47,15 @@ extension WorkerLoop {
     mutating func releaseHeldSessions() {
         guard join.heldBytes > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        for partition in Array(partitions.keys) {
-            guard let slot = partitions.index(forKey: partition), !partitions.values[slot].parked.isEmpty else {
-                continue
-            }
-            let released = join.release(partition: partition, state: &partitions.values[slot], nowNs: now)
-            counts.released += released.count
-            for record in released { applyReleased(record, partition: partition) }
-        }
+        for partition in Array(partitions.keys) { releaseHeld(partition: partition, nowNs: now) }
+    }
+
+    /// Applies the held sessions of `partition` that may go at `nowNs`.
+    private mutating func releaseHeld(partition: Int32, nowNs: UInt64) {
+        guard let slot = partitions.index(forKey: partition), !partitions.values[slot].parked.isEmpty else { return }
+        let released = join.release(partition: partition, state: &partitions.values[slot], nowNs: nowNs)
+        counts.released += released.count
+        for record in released { applyReleased(record, partition: partition) }
     }
 
     /// Past ``TableJoin/maxHeldBytes``: waits for the coverage (at most `join_wait_ms`, after
