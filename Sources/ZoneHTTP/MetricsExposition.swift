@@ -54,8 +54,11 @@ public enum MetricsExposition {
             text += helpText
             text += "\n"
         }
-        for line in emitted.split(separator: "\n") {
-            if line.hasPrefix("# TYPE ") {
+        // Lines split on their bytes: split on characters (grapheme breaking for every one of
+        // the text's characters) was two thirds of a scrape's instructions.
+        for bytes in emitted.utf8.split(separator: UInt8(ascii: "\n")) {
+            let line = Substring(bytes)
+            if bytes.starts(with: "# TYPE ".utf8) {
                 let name = line.dropFirst(7).prefix { $0 != " " }
                 if let helpText = MetricCatalogue.help[String(name)] { appendHelp(name, helpText) }
             }

@@ -27,7 +27,7 @@ struct ProcessStatistics {
             statistics.threads = Int(field(20))
             statistics.virtualBytes = Int(field(23))
             statistics.residentBytes = Int(field(24)) * pageSize
-            statistics.startTimeSeconds = bootTimeSeconds() + field(22) / ticksPerSecond
+            statistics.startTimeSeconds = bootTimeSeconds + field(22) / ticksPerSecond
         }
         statistics.openFileDescriptors =
             (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
@@ -36,12 +36,14 @@ struct ProcessStatistics {
         return statistics
     }
 
-    /// When the machine booted (`btime` in /proc/stat), in seconds since the epoch.
-    private static func bootTimeSeconds() -> Double {
+    /// When the machine booted (`btime` in /proc/stat), in seconds since the epoch: read once,
+    /// as it does not change (/proc/stat grows with the cores, and splitting it at every scrape
+    /// was a tenth of the scrape's work).
+    private static let bootTimeSeconds: Double = {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix("btime ") {
-            return Double(line.dropFirst(6)) ?? 0
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) where line.starts(with: "btime ".utf8) {
+            return Double(String(Substring(line.dropFirst(6)))) ?? 0
         }
         return 0
-    }
+    }()
 }
