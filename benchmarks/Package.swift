@@ -30,6 +30,13 @@ let package = Package(
             name: "EngineInstructions",
             dependencies: ["EngineWorkload", .product(name: "ZoneEngine", package: "main")],
             path: "Benchmarks/EngineInstructions"),
+        // valgrind --tool=callgrind .build/release/DecodeInstructions SAMPLES
+        .executableTarget(
+            name: "DecodeInstructions",
+            dependencies: [
+                .product(name: "ZoneEngine", package: "main"), .product(name: "ZoneCodecs", package: "main"),
+            ],
+            path: "Benchmarks/DecodeInstructions"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [
