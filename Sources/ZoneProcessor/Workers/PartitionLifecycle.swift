@@ -80,6 +80,7 @@ struct PartitionLifecycle {
         // retention start again now (a restart is never a session's silence).
         state.store.restartIdleClocks(at: state.idleClock.time(at: WallClock.nowMs()))
         state.assignedOffset = committedOffset(of: partition)
+        state.assignedEnd = inputEnd(of: partition)
         budget.add(state.store.sessions)
         let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         metrics.countRestore(
@@ -121,6 +122,13 @@ struct PartitionLifecycle {
             }
         }
         return StandbyPartitions.Partition(releasing: state, changelogEnd: end)
+    }
+
+    /// The end (high watermark) of an input partition, asked of the broker; -1 when it cannot
+    /// be told in time.
+    func inputEnd(of partition: Int32, timeoutMs: Int32 = 5000) -> Int64 {
+        let topic = TopicPartition(topic: configuration.topics.workoutEvents, partition: partition)
+        return (try? consumer.watermarks(topic, timeoutMs: timeoutMs).high) ?? -1
     }
 
     /// The end of `partition` of the changelog topic, asked of the broker; nil when it cannot

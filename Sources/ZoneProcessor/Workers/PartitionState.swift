@@ -18,6 +18,12 @@ struct PartitionState {
     /// The group's committed offset when the partition was assigned (-1: none): with nothing
     /// consumed yet, the partition is caught up once this reaches the high watermark.
     var assignedOffset: Int64 = -1
+    /// The partition's end (high watermark) asked of the broker when it was assigned (-1: not
+    /// known). The consumer's cached watermark of a partition this instance owned before is
+    /// as old as its last fetch of it, which can be below what the owner in between committed:
+    /// the partition then looked caught up before this instance had read anything of it, and
+    /// its idle clock ran while its records waited in Kafka.
+    var assignedEnd: Int64 = -1
     /// Sessions whose start waits for the tables, with their records (``TableJoin``).
     var parked = ParkedSessions()
     /// This worker's copy of the offset below which the tables cover the partition's records
@@ -27,6 +33,17 @@ struct PartitionState {
     init(settings: EngineSettings, wallMs: Int64) {
         store = SessionStore(settings: settings)
         idleClock = IdleClock(wallMs: wallMs)
+    }
+
+    /// Whether every record the broker held for the partition is applied: as far as the
+    /// consumer's cached watermarks (`known`, nil when it has none) and the end asked at the
+    /// assignment tell, from the consumer's fetch `position`, the next offset to apply or the
+    /// offset committed at the assignment. Never while sessions are held for the tables.
+    func isCaughtUp(known: (low: Int64, high: Int64)?, position: Int64) -> Bool {
+        guard parked.isEmpty, let known else { return false }
+        let high = max(known.high, assignedEnd)
+        if high <= known.low { return true }
+        return max(position, nextOffset, assignedOffset) >= high
     }
 
     /// The offset to commit: the next one to apply, or the first record held back if lower

@@ -25,15 +25,12 @@ extension WorkerLoop {
     var stallGraceMs: Int64 { context.configuration.stallGraceMs }
 
     /// Whether this instance has read and applied every record the broker held for
-    /// `partition`, as far as the last fetch response told (no request to the broker).
+    /// `partition`, as far as the last fetch response and the assignment told (no request to
+    /// the broker).
     func isCaughtUp(_ partition: Int32) -> Bool {
         let topicPartition = TopicPartition(topic: context.configuration.topics.workoutEvents, partition: partition)
-        // A partition holding sessions back for the tables has records waiting: not caught up.
-        guard let state = partitions[partition], state.parked.isEmpty,
-            let marks = context.consumer.knownWatermarks(topicPartition)
-        else { return false }
-        if marks.high <= marks.low { return true }
+        guard let state = partitions[partition] else { return false }
         let position = (try? context.consumer.positions([topicPartition]).first?.offset) ?? -1
-        return max(position, state.nextOffset, state.assignedOffset) >= marks.high
+        return state.isCaughtUp(known: context.consumer.knownWatermarks(topicPartition), position: position)
     }
 }
