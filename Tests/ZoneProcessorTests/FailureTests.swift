@@ -51,7 +51,13 @@ struct FailureTests {
             for (index, processor) in processors.enumerated() {
                 let own = processor.output.split(separator: "\n").filter { !$0.contains("source=librdkafka") }
                 let state = processor.ending.map { "ended, \($0)" } ?? "running"
-                Issue.record("processor \(index) (\(state)): \(own.suffix(30).joined(separator: "\n"))")
+                // Its warnings first: the last lines alone can miss what went wrong early on.
+                let warnings = own.filter { $0.contains(" warning ") || $0.contains(" error ") }
+                Issue.record(
+                    """
+                    processor \(index) (\(state)), its first warnings: \(warnings.prefix(30).joined(separator: "\n"))
+                    its last lines: \(own.suffix(30).joined(separator: "\n"))
+                    """)
             }
         }
     }

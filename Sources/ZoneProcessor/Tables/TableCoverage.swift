@@ -43,6 +43,13 @@ final class TableCoverage: Sendable {
         return since != 0 && nowNs &- since > UInt64(waitMs) &* 1_000_000
     }
 
+    /// What a start that is not covered yet waits for, for the warning when its wait runs out:
+    /// the brokers' answer to the end-offsets request, or the table readers applying it.
+    var awaited: String {
+        let answered = unansweredSinceNs.load(ordering: .acquiring) == 0
+        return answered ? "the table readers" : "the tables' end offsets from the brokers"
+    }
+
     // MARK: The prober's side
 
     func takeDemands() -> [Int32: Int64] {

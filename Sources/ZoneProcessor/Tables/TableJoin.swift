@@ -81,7 +81,14 @@ struct TableJoin {
         for wait in waits {
             let timedOut = covered < wait.coveredBelow
             metrics.recordJoinWait(nanoseconds: nowNs &- wait.sinceNs, timedOut: timedOut)
-            if timedOut { timeouts.log(to: logger, metadata: ["join_wait_ms": .stringConvertible(waitMs)]) }
+            guard timedOut else { continue }
+            timeouts.log(
+                to: logger,
+                metadata: [
+                    "join_wait_ms": .stringConvertible(waitMs), "partition": .stringConvertible(partition),
+                    "offset": .stringConvertible(wait.firstOffset), "covered_below": .stringConvertible(covered),
+                    "waiting_for": .string(coverage.awaited),
+                ])
         }
         return records
     }
