@@ -41,6 +41,33 @@ import ZoneSimulation
         #expect(compared == 500)
     }
 
+    /// Integers are written as Swift spells them at every digit count, either side of each
+    /// power of ten, at both ends of `Int64`, and in tenths and hundredths.
+    @Test func integersAreWrittenAsSwiftSpellsThem() {
+        var values: [Int64] = [0, 1, 9, Int64.max, Int64.min, Int64.min + 1]
+        var power: Int64 = 10
+        while true {
+            values += [power - 1, power, power + 1, -power, -(power - 1)]
+            guard power <= Int64.max / 10 else { break }
+            power *= 10
+        }
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<1000 { values.append(Int64(bitPattern: random.next()) >> (random.next() % 64)) }
+        var writer = JSONTextWriter(capacity: 16)
+        for value in values {
+            writer.removeAll()
+            writer.appendInteger(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+        writer.removeAll()
+        writer.appendTenths(105)
+        writer.append(",")
+        writer.appendHundredths(-92)
+        writer.append(",")
+        writer.appendDigits(UInt64.max)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "10.5,-0.92,\(UInt64.max)")
+    }
+
     /// The writer keeps the text of the configurations it has seen in a table (4,096 slots):
     /// more configurations than its slots, seen again after others replaced them, and the same
     /// boundaries for another source or quantity (the same slot) still come out as jansson
