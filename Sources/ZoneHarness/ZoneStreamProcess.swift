@@ -46,12 +46,6 @@ public final class ZoneStreamProcess: @unchecked Sendable {
     /// session timeout so the group notices a killed member quickly. `ownTopics` false: its
     /// internal topics are the default group's, which every test broker has (the embedded one
     /// cannot create topics when asked); true: named after `group`.
-    ///
-    /// A session start waits up to 15 s for the tables (`join_wait_ms`, 2 s by default): the
-    /// checks compare with an oracle that reads every table as of the event, and on a shared
-    /// two-core runner a table read has taken longer than 2 s, which started a class member
-    /// without the class's plan. The bound itself is tested by `TableJoinTests`. `extra` may
-    /// set another.
     public static func processor(
         bootstrap: String, group: String, extra: [String] = [], environment: [String: String] = [:],
         executable: URL = BrokerProcess.executable, ownTopics: Bool = false
@@ -62,7 +56,7 @@ public final class ZoneStreamProcess: @unchecked Sendable {
                 "commit_interval_ms=200",
                 "--set", "workers=1", "--set", "log_level=info", "--http-port", "0",
                 "--set", "kafka.properties.session.timeout.ms=6000", "--set",
-                "kafka.properties.heartbeat.interval.ms=500", "--set", "join_wait_ms=15000",
+                "kafka.properties.heartbeat.interval.ms=500",
             ] + (ownTopics ? [] : defaultGroupTopics) + extra, environment: environment, executable: executable)
     }
 

@@ -39,7 +39,7 @@ struct ObservabilityFilesTests {
 
         let broker = try BrokerProcess(partitions: 4)
         defer { broker.stop() }
-        let process = try ZoneStreamProcess.processor(
+        let process = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "observability",
             extra: ["--set", "metrics.statistics_interval_ms=500"])
         defer { _ = process.signal(SIGKILL, waitSeconds: 10) }

@@ -26,7 +26,7 @@ struct DeadLetterReplayTests {
         defer { outputs.stop() }
 
         // One live session at most: "kept" is live, every event of "refused" is dead-lettered.
-        let limited = try ZoneStreamProcess.processor(
+        let limited = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "replay", extra: ["--set", "max_live_sessions=1"])
         try input.send("workout-events", key: "kept", value: Array(WholeWorkout.events("kept", person: "p1")[0].utf8))
         for event in WholeWorkout.events("refused", person: "p2") {
@@ -53,7 +53,7 @@ struct DeadLetterReplayTests {
         #expect(limited.signal(SIGTERM))
 
         // The cap raised: the original dead letters, replayed, make the workout.
-        let raised = try ZoneStreamProcess.processor(
+        let raised = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "replay", extra: ["--set", "max_live_sessions=10"])
         defer { raised.signal(SIGTERM) }
         #expect(raised.waitForOutput("partitions assigned", seconds: 120), "\(raised.output.suffix(2000))")

@@ -26,7 +26,7 @@ struct GroupResetTests {
         try input.flush()
         let outputs = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { outputs.stop() }
-        let running = try ZoneStreamProcess.processor(
+        let running = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "again", ownTopics: true)
         #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "both workouts")
 
@@ -45,7 +45,7 @@ struct GroupResetTests {
         #expect(done.output.contains(" -> 0"), "\(done.output)")
 
         // The next run reads everything again, with no memory of the finished sessions.
-        let restarted = try ZoneStreamProcess.processor(
+        let restarted = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "again", ownTopics: true)
         defer { restarted.signal(SIGTERM) }
         #expect(outputs.wait { $0.records("workouts-finished").count == 4 }, "both workouts again")
@@ -69,7 +69,7 @@ struct GroupResetTests {
         let input = try TestInput(bootstrap: broker.bootstrapServers)
         let outputs = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { outputs.stop() }
-        let running = try ZoneStreamProcess.processor(
+        let running = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "live", ownTopics: true)
         defer { running.signal(SIGTERM) }
         for event in WholeWorkout.events("first-ride", person: "p1") {

@@ -20,7 +20,7 @@ struct StateDumpTests {
         try input.flush()
         let outputs = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["workouts-finished"])
         defer { outputs.stop() }
-        let processor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "dump")
+        let processor = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "dump")
         #expect(outputs.wait { $0.records("workouts-finished").count == 1 }, "the finished session's workout")
         // The changelog is written at each commit; stop to be sure the last one is in.
         #expect(processor.signal(SIGTERM))

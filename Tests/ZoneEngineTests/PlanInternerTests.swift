@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZoneEngine
 
 /// Sessions share one instance of each plan, and one copy of each plan's steps whatever their

@@ -19,7 +19,7 @@ struct GymBoardBrowserTests {
         try #require(HeadlessBrowser.executable != nil, "chromium is missing: scripts/bootstrap.sh installs it")
         let broker = try BrokerProcess(partitions: 2)
         defer { broker.stop() }
-        let processor = try ZoneStreamProcess.processor(
+        let processor = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "board",
             extra: ["--set", "http.board_interval_ms=200", "--set", "workers=2", "--set", "log_format=json"])
         defer { processor.signal(SIGTERM) }
@@ -118,7 +118,7 @@ struct GymBoardBrowserTests {
             try send(#""type":"session_end""#, start + 300_000)
         }
         try input.flush()
-        let processor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "results")
+        let processor = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "results")
         defer { processor.signal(SIGTERM) }
         let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")
         let browser = try HeadlessBrowser(width: 1920, height: 1080)
@@ -180,7 +180,7 @@ struct GymBoardBrowserTests {
             try input.send(record.topic, key: record.key, value: Array(record.value.utf8))
         }
         try input.flush()
-        let processor = try ZoneStreamProcess.processor(
+        let processor = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "wall", extra: ["--set", "http.board_interval_ms=200"])
         defer { processor.signal(SIGTERM) }
         let port = try #require(processor.httpPort(), "no http endpoint: \(processor.output)")

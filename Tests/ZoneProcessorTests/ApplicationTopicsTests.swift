@@ -24,13 +24,14 @@ struct ApplicationTopicsTests {
         defer { outputs.stop() }
 
         // The first application finishes both workouts and stops.
-        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
+        let first = try ZoneStreamProcess.testProcessor(
+            bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
         #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "gym-a: \(first.output.suffix(2000))")
         #expect(first.signal(SIGTERM))
 
         // A second application over the same input keeps its state apart, so it counts both
         // workouts too instead of restoring them as finished.
-        let second = try ZoneStreamProcess.processor(
+        let second = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "gym-b", ownTopics: true)
         defer { second.signal(SIGTERM) }
         #expect(outputs.wait { $0.records("workouts-finished").count == 4 }, "gym-b: \(second.output.suffix(2000))")
@@ -63,7 +64,8 @@ struct ApplicationTopicsTests {
         let outputs = try OutputCollector(
             bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "zonestream-dlq", "gym-a-changelog"])
         defer { outputs.stop() }
-        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
+        let first = try ZoneStreamProcess.testProcessor(
+            bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
         #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "\(first.output.suffix(2000))")
         #expect(outputs.wait { $0.records("gym-a-changelog").filter { !$0.isTombstone }.count >= 2 })
         #expect(first.signal(SIGTERM))
@@ -73,7 +75,7 @@ struct ApplicationTopicsTests {
             try input.send("zonestream-changelog", key: record.key, value: record.bytes, partition: record.partition)
         }
         try input.flush()
-        let upgraded = try ZoneStreamProcess.processor(
+        let upgraded = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "gym-legacy",
             extra: ["--set", "topics.changelog=zonestream-changelog"], ownTopics: true)
         defer { upgraded.signal(SIGTERM) }
@@ -106,7 +108,8 @@ struct ApplicationTopicsTests {
         let outputs = try OutputCollector(
             bootstrap: broker.bootstrapServers, topics: ["workouts-finished", "gym-a-changelog"])
         defer { outputs.stop() }
-        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
+        let first = try ZoneStreamProcess.testProcessor(
+            bootstrap: broker.bootstrapServers, group: "gym-a", ownTopics: true)
         #expect(outputs.wait { $0.records("workouts-finished").count == 2 }, "\(first.output.suffix(2000))")
         #expect(outputs.wait { $0.records("gym-a-changelog").contains { !$0.isTombstone } })
         #expect(first.signal(SIGTERM))
@@ -142,11 +145,11 @@ struct ApplicationTopicsTests {
         let input = try Self.sendingTwoWorkouts(to: broker)
         let identity = ["ZONESTREAM_INSTANCE_ID": "zonestream-0"]
         let exactlyOnce = ["--set", "processing_guarantee=exactly_once", "--set", "create_topics.partitions=2"]
-        let first = try ZoneStreamProcess.processor(
+        let first = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "gym-a", extra: exactlyOnce, environment: identity,
             ownTopics: true)
         defer { first.signal(SIGTERM) }
-        let second = try ZoneStreamProcess.processor(
+        let second = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "gym-b", extra: exactlyOnce + ["--set", "application=gym-b"],
             environment: identity, ownTopics: true)
         defer { second.signal(SIGTERM) }

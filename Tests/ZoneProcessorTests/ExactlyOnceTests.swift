@@ -23,7 +23,7 @@ struct ExactlyOnceTests {
     /// not expire a member that stopped heartbeating, so a killed member's partitions would wait
     /// for it; a static member's successor takes them at once.) Nil: no identity of its own.
     static func instance(_ broker: TestBroker, guarantee: Guarantee, instance: String?) throws -> ZoneStreamProcess {
-        try ZoneStreamProcess.processor(
+        try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "eos-\(guarantee)",
             extra: ["--set", "processing_guarantee=\(guarantee.rawValue)"],
             environment: instance.map { ["ZONESTREAM_INSTANCE_ID": $0] } ?? [:])

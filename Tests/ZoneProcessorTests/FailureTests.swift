@@ -27,7 +27,7 @@ struct FailureTests {
 
     /// A processor instance that has joined the group and been given partitions.
     static func assignedProcessor(bootstrap: String, group: String) throws -> ZoneStreamProcess {
-        let processor = try ZoneStreamProcess.processor(bootstrap: bootstrap, group: group)
+        let processor = try ZoneStreamProcess.testProcessor(bootstrap: bootstrap, group: group)
         #expect(processor.waitForOutput("partitions assigned", seconds: 30), "\(group) instance started")
         return processor
     }
@@ -69,7 +69,8 @@ struct FailureTests {
         let broker = try TestBroker(kind, partitions: 6)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
-        var processors = try (0..<3).map { _ in try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover")
+        var processors = try (0..<3).map { _ in
+            try ZoneStreamProcess.testProcessor(bootstrap: bootstrap, group: "failover")
         }
         for processor in processors { #expect(processor.waitForOutput("partitions assigned", seconds: 30)) }
         let collector = try OutputCollector(bootstrap: bootstrap, topics: ["zone-changes"])
@@ -92,7 +93,7 @@ struct FailureTests {
         let recovery = Date().timeIntervalSince(killed)
         #expect(restores() > restoresBefore, "a survivor took over the killed instance's partitions")
         print(String(format: "recovery after SIGKILL: %.1f s (session.timeout.ms 6000)", recovery))
-        processors.append(try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "failover"))
+        processors.append(try ZoneStreamProcess.testProcessor(bootstrap: bootstrap, group: "failover"))
         #expect(processors[3].waitForOutput("partitions assigned", seconds: 30), "the added instance took partitions")
         #expect(loadgen.isRunning, "the instance was added while traffic flowed")
         Self.expectChecked(loadgen, processors)

@@ -33,7 +33,7 @@ struct GroupLiveViewTests {
         let broker = try BrokerProcess(partitions: 6)
         defer { broker.stop() }
         let instances = try (0..<3).map { _ in
-            try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "group-views")
+            try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "group-views")
         }
         defer { for instance in instances where instance.isRunning { _ = instance.signal(SIGKILL, waitSeconds: 10) } }
         let ports = try instances.map { try #require($0.httpPort(), "\($0.output.suffix(1500))") }

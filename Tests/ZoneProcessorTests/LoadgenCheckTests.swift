@@ -12,7 +12,8 @@ struct LoadgenCheckTests {
     func loadgenCheckPasses(on kind: BrokerKind, series: Int) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        let processor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "loadgen-\(series)")
+        let processor = try ZoneStreamProcess.testProcessor(
+            bootstrap: broker.bootstrapServers, group: "loadgen-\(series)")
         defer { processor.signal(SIGTERM) }
         let loadgen = try ZoneStreamProcess([
             "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "40", "--session-seconds", "90",
@@ -41,7 +42,7 @@ struct LoadgenDaysTests {
     func personHistoryOverThirtyDaysMatchesTheOracle(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        let processor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "loadgen-days")
+        let processor = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "loadgen-days")
         defer { processor.signal(SIGTERM) }
         let loadgen = try ZoneStreamProcess([
             "loadgen", "--bootstrap-servers", broker.bootstrapServers, "--members", "10", "--session-seconds", "60",

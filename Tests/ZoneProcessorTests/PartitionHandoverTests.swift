@@ -13,7 +13,7 @@ struct PartitionHandoverTests {
     func aPartitionGivenBackKeepsItsState(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "handover")
+        let first = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "handover")
         defer { first.signal(SIGTERM) }
         #expect(first.waitForOutput("partitions assigned", seconds: 30), "\(first.output.suffix(800))")
         let loadgen = try ZoneStreamProcess([
@@ -22,7 +22,7 @@ struct PartitionHandoverTests {
         ])
         #expect(loadgen.waitForOutput("records/s", seconds: 30), "\(loadgen.output.suffix(600))")
         let port = try #require(first.httpPort())
-        let second = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "handover")
+        let second = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "handover")
         defer { second.signal(SIGTERM) }
         // While the group rebalances the instance stays ready (its views answer from the group
         // table) and says what it is doing; it is not processing until it has its partitions.
@@ -63,10 +63,10 @@ struct PartitionHandoverTests {
     func aSurvivorTakesOverFromItsStandby(on kind: BrokerKind) throws {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
-        let survivor = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "standby")
+        let survivor = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "standby")
         defer { survivor.signal(SIGTERM) }
         #expect(survivor.waitForOutput("partitions assigned", seconds: 60), "\(survivor.output.suffix(800))")
-        let leaver = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "standby")
+        let leaver = try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "standby")
         defer { leaver.signal(SIGTERM) }
         #expect(leaver.waitForOutput("partitions assigned", seconds: 60), "\(leaver.output.suffix(800))")
         let loadgen = try ZoneStreamProcess([
@@ -108,7 +108,7 @@ struct PartitionHandoverTests {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let cooperative = ["--set", "kafka.properties.partition.assignment.strategy=cooperative-sticky"]
-        let first = try ZoneStreamProcess.processor(
+        let first = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "cooperative", extra: cooperative)
         defer { first.signal(SIGTERM) }
         #expect(first.waitForOutput("partitions assigned", seconds: 30), "\(first.output.suffix(800))")
@@ -118,7 +118,7 @@ struct PartitionHandoverTests {
             "--rate", "400", "--prefix", "coop", "--check", "--check-timeout-s", "90",
         ])
         #expect(loadgen.waitForOutput("records/s", seconds: 30), "\(loadgen.output.suffix(600))")
-        let second = try ZoneStreamProcess.processor(
+        let second = try ZoneStreamProcess.testProcessor(
             bootstrap: broker.bootstrapServers, group: "cooperative", extra: cooperative)
         defer { second.signal(SIGTERM) }
         #expect(

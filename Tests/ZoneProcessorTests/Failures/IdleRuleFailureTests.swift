@@ -17,7 +17,8 @@ struct IdleRuleFailureTests {
         let broker = try TestBroker(kind, partitions: 4)
         defer { broker.stop() }
         let settings = ["--set", "idle_timeout_s=3"]
-        let first = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "away", extra: settings)
+        let first = try ZoneStreamProcess.testProcessor(
+            bootstrap: broker.bootstrapServers, group: "away", extra: settings)
         #expect(first.waitForOutput("partitions assigned", seconds: 30))
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])
         defer { collector.stop() }
@@ -29,7 +30,8 @@ struct IdleRuleFailureTests {
         let away = Date().addingTimeInterval(10)
         while Date() < away && loadgen.isRunning { Thread.sleep(forTimeInterval: 0.2) }
         #expect(loadgen.isRunning, "the class was still running when the instance came back")
-        let second = try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "away", extra: settings)
+        let second = try ZoneStreamProcess.testProcessor(
+            bootstrap: broker.bootstrapServers, group: "away", extra: settings)
         FailureTests.expectChecked(loadgen, [first, second])
         #expect(second.signal(SIGTERM, waitSeconds: 20))
     }
@@ -46,8 +48,8 @@ struct IdleRuleFailureTests {
         defer { broker.stop() }
         let settings = ["--set", "idle_timeout_s=10"]
         let instances = [
-            try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "frozen", extra: settings),
-            try ZoneStreamProcess.processor(bootstrap: broker.bootstrapServers, group: "frozen", extra: settings),
+            try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "frozen", extra: settings),
+            try ZoneStreamProcess.testProcessor(bootstrap: broker.bootstrapServers, group: "frozen", extra: settings),
         ]
         for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 60)) }
         let collector = try OutputCollector(bootstrap: broker.bootstrapServers, topics: ["zone-changes"])

@@ -68,7 +68,9 @@ struct PoisonPillTests {
         let broker = try BrokerProcess(partitions: 4)
         defer { broker.stop() }
         let bootstrap = broker.bootstrapServers
-        let instances = try (0..<2).map { _ in try ZoneStreamProcess.processor(bootstrap: bootstrap, group: "poison") }
+        let instances = try (0..<2).map { _ in
+            try ZoneStreamProcess.testProcessor(bootstrap: bootstrap, group: "poison")
+        }
         for instance in instances { #expect(instance.waitForOutput("partitions assigned", seconds: 30)) }
         let collector = try OutputCollector(bootstrap: bootstrap, topics: ["workouts-finished", "zonestream-dlq"])
         defer { collector.stop() }
