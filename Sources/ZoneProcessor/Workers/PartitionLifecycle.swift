@@ -80,7 +80,7 @@ struct PartitionLifecycle {
         // retention start again now (a restart is never a session's silence).
         state.store.restartIdleClocks(at: state.idleClock.time(at: WallClock.nowMs()))
         state.assignedOffset = committedOffset(of: partition)
-        state.assignedEnd = inputEnd(of: partition)
+        state.assignedEnd = end(of: configuration.topics.workoutEvents, partition, timeoutMs: 5000) ?? -1
         budget.add(state.store.sessions)
         let elapsedMs = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         metrics.countRestore(
@@ -113,7 +113,8 @@ struct PartitionLifecycle {
     ) -> StandbyPartitions.Partition? {
         // Stopping, nothing comes back (and the broker is not asked while the consumer closes).
         guard !isStopping(), !state.hasUncommittedProgress, state.parked.isEmpty, !rewritePending,
-            let end = changelogEnd(partition)
+            let changelogEnd = end(
+                of: configuration.topics.changelog, partition, timeoutMs: Self.handoverQueryTimeoutMs)
         else { return nil }
         if configuration.guarantee == .exactlyOnce {
             let position = state.nextOffset >= 0 ? state.nextOffset : state.assignedOffset
@@ -121,20 +122,12 @@ struct PartitionLifecycle {
                 return nil
             }
         }
-        return StandbyPartitions.Partition(releasing: state, changelogEnd: end)
+        return StandbyPartitions.Partition(releasing: state, changelogEnd: changelogEnd)
     }
 
-    /// The end (high watermark) of an input partition, asked of the broker; -1 when it cannot
-    /// be told in time.
-    func inputEnd(of partition: Int32, timeoutMs: Int32 = 5000) -> Int64 {
-        let topic = TopicPartition(topic: configuration.topics.workoutEvents, partition: partition)
-        return (try? consumer.watermarks(topic, timeoutMs: timeoutMs).high) ?? -1
-    }
-
-    /// The end of `partition` of the changelog topic, asked of the broker; nil when it cannot
-    /// be told in time.
-    private func changelogEnd(_ partition: Int32) -> Int64? {
-        let topic = TopicPartition(topic: configuration.topics.changelog, partition: partition)
-        return try? consumer.watermarks(topic, timeoutMs: Self.handoverQueryTimeoutMs).high
+    /// The end (high watermark) of `partition` of `topic`, asked of the broker; nil when it
+    /// cannot be told within `timeoutMs`.
+    private func end(of topic: String, _ partition: Int32, timeoutMs: Int32) -> Int64? {
+        try? consumer.watermarks(TopicPartition(topic: topic, partition: partition), timeoutMs: timeoutMs).high
     }
 }

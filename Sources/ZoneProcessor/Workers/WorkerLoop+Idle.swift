@@ -29,7 +29,8 @@ extension WorkerLoop {
     /// the broker).
     func isCaughtUp(_ partition: Int32) -> Bool {
         let topicPartition = TopicPartition(topic: context.configuration.topics.workoutEvents, partition: partition)
-        guard let state = partitions[partition] else { return false }
+        // A partition holding sessions back for the tables has records waiting.
+        guard let state = partitions[partition], state.parked.isEmpty else { return false }
         let position = (try? context.consumer.positions([topicPartition]).first?.offset) ?? -1
         return state.isCaughtUp(known: context.consumer.knownWatermarks(topicPartition), position: position)
     }
