@@ -191,13 +191,15 @@ struct OperatorEndpointTests {
             #expect(missing.status == 404)
             #expect(missing.body == #"{"error":"session is not live in the group","session":"nobody-here"}"#)
 
-            // Metrics: what was sent, counted once; lag arrives with librdkafka's statistics.
+            // Metrics: what was sent, counted once; lag arrives with librdkafka's statistics, and
+            // a commit comes at the next commit interval after the records.
             let metrics = try Self.poll { () throws -> String? in
                 let text = try client("/metrics").body
                 return text.contains("zonestream_consumer_lag{") && Self.value(text, "zonestream_samples_in_total") == 6
+                    && (Self.value(text, "zonestream_commit_duration_seconds_count") ?? 0) >= 1
                     ? text : nil
             }
-            let text = try #require(metrics, "metrics never showed the 6 samples and consumer lag")
+            let text = try #require(metrics, "metrics never showed the 6 samples, consumer lag and a commit")
             #expect(Self.value(text, "zonestream_records_in_total") == 8)
             #expect(Self.value(text, #"zonestream_events_out_total{type="zone_change"}"#) == 2)
             #expect(Self.value(text, #"zonestream_events_out_total{type="dead_letter"}"#) == 1)

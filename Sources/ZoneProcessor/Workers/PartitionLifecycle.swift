@@ -104,8 +104,9 @@ struct PartitionLifecycle {
     /// `rewritePending` false): it is then what a restore up to the changelog's present end
     /// would rebuild. At least once, the input offsets need not be committed: a commit is
     /// refused while the group rebalances, and the state's sessions skip the records they
-    /// reflect when those come again, as restored ones would. Exactly once, they must be: an
-    /// uncommitted transaction's changelog is void. A partition that got no input since its
+    /// reflect when those come again, as restored ones would, but none may be committed past
+    /// them (another owner's). Exactly once, they must be committed: an uncommitted
+    /// transaction's changelog is void. A partition that got no input since its
     /// assignment is released as restored (its input position is the offset committed then).
     /// Nil otherwise.
     func standby(
@@ -116,12 +117,15 @@ struct PartitionLifecycle {
             let changelogEnd = end(
                 of: configuration.topics.changelog, partition, timeoutMs: Self.handoverQueryTimeoutMs)
         else { return nil }
-        if configuration.guarantee == .exactlyOnce {
-            let position = state.nextOffset >= 0 ? state.nextOffset : state.assignedOffset
-            guard committedOffset(of: partition, timeoutMs: Self.handoverQueryTimeoutMs) == position else {
-                return nil
-            }
-        }
+        let position = state.nextOffset >= 0 ? state.nextOffset : state.assignedOffset
+        let committed = committedOffset(of: partition, timeoutMs: Self.handoverQueryTimeoutMs)
+        // Exactly once, the state's offsets must be the committed ones. At least once, a
+        // committed offset past this state's position means another member owned the
+        // partition meanwhile (an assignment lost while this process stood still): its
+        // changelog writes below `changelogEnd` are not in this state, which a standby reading
+        // on from there would never learn (they finished sessions this state still holds).
+        let sameOwner = configuration.guarantee == .exactlyOnce ? committed == position : committed <= position
+        guard sameOwner else { return nil }
         return StandbyPartitions.Partition(releasing: state, changelogEnd: changelogEnd)
     }
 
