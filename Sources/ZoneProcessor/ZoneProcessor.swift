@@ -144,6 +144,12 @@ public final class ZoneProcessor: Sendable {
         let delivery = DeliveryPoller(producer: producer)
         let stages = try startStages(inputs: inputs)
         for worker in workers { worker.start() }
+        let waker = FetchWaker(
+            consumer: consumer, queues: workers.map(\.queue), topic: configuration.topics.workoutEvents,
+            partitionCount: try consumer.partitionCount(topic: configuration.topics.workoutEvents),
+            batchSize: configuration.batchSize, metrics: metrics)
+        waker.start()
+        defer { waker.stop() }
         let trimmer = HeapTrimmer(intervalMs: configuration.heapTrimIntervalMs)
         defer { trimmer.stop() }
         startGroupViews()
@@ -161,6 +167,7 @@ public final class ZoneProcessor: Sendable {
         // Leaving the group releases every partition; the changelog follower need not start
         // fetching them for the moment it has left.
         changelogFollower.following.detach()
+        waker.stop()
         consumer.close()
         stopWorkers(workers)
         stages.people.stop()

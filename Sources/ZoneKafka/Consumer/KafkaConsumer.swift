@@ -44,11 +44,10 @@ public final class KafkaConsumer: @unchecked Sendable {
         // How much librdkafka pre-fetches. Partitions are forwarded to a worker's queue, and
         // librdkafka 2.0 checks these limits against that shared queue (a forwarded queue's
         // length is its destination's). Once a limit is reached it stops fetching those
-        // partitions for a fixed 1 s (fetch.queue.backoff.ms only arrived in 2.1.1). With
-        // librdkafka's 100,000 messages a worker emptied its queue in under half a second and
-        // then sat idle: the throughput timeline's dips to zero (benchmarks/method.md). The
-        // limits below hold more than a worker applies in that second, and still bound the
-        // memory: 64 MB per worker queue (plus one fetch's overshoot).
+        // partitions until its broker thread wakes, up to 1 s later (fetch.queue.backoff.ms
+        // only arrived in 2.1.1): a worker that empties its queue sooner waits out the rest
+        // unless something wakes that thread (the processor's FetchWaker does). These limits
+        // bound the memory: 64 MB per worker queue (plus one fetch's overshoot).
         "queued.min.messages": "1000000",
         "queued.max.messages.kbytes": "65536",
     ]

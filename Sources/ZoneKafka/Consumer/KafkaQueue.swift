@@ -27,6 +27,9 @@ public final class KafkaQueue: @unchecked Sendable {
         rd_kafka_queue_destroy(handle)
     }
 
+    /// Records waiting in the queue, readable from any thread (librdkafka's count).
+    public var length: Int { Int(rd_kafka_queue_length(handle)) }
+
     /// Waits up to `timeoutMs` for the first record, then takes every record already there, up
     /// to the batch size, and calls `body` with each, in order per partition. Records are
     /// destroyed after `body` returns. Returns how many were consumed.

@@ -55,6 +55,8 @@ public enum MetricCatalogue {
             "One round of the table prober: asking the tables' end offsets and waiting for the readers to apply them.",
         "zonestream_table_probe_failures_total":
             "End-offset requests of the table prober that the brokers did not answer in time (tried again).",
+        "zonestream_fetch_wakes_total":
+            "Requests sent only to wake librdkafka's fetchers: a worker's queue ran low while its partitions' records waited on the brokers.",
         "zonestream_class_plans_refused_total":
             "Plans of new classes refused because the class-plan table held max_class_plans classes.",
         "zonestream_classes_refused_total":

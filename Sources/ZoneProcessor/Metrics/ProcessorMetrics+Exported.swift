@@ -35,6 +35,7 @@ extension ProcessorMetrics {
         let liveSessionsLimit: Gauge
         let probeDuration: Timer
         let probeFailures: Counter
+        let fetchWakes: Counter
         let persons: Gauge
         let batchDuration: Timer
         let sampleAge: Recorder
@@ -78,6 +79,7 @@ extension ProcessorMetrics {
             liveSessionsLimit = Gauge(label: "zonestream_live_sessions_limit", dimensions: [], factory: factory)
             probeDuration = Timer(label: "zonestream_table_probe_seconds", dimensions: [], factory: factory)
             probeFailures = counter("zonestream_table_probe_failures_total")
+            fetchWakes = counter("zonestream_fetch_wakes_total")
             persons = Gauge(label: "zonestream_persons", dimensions: [], factory: factory)
             batchDuration = Timer(label: "zonestream_batch_duration_seconds", dimensions: [], factory: factory)
             sampleAge = Recorder(

@@ -51,6 +51,8 @@ public final class ProcessorMetrics: Sendable {
     /// The table prober's rounds, and its end-offset requests the brokers did not answer.
     public let probes = Atomic<Int>(0)
     public let probeFailures = Atomic<Int>(0)
+    /// Requests sent only to wake the group consumer's fetchers (``FetchWaker``).
+    public let fetchWakes = Atomic<Int>(0)
     /// Per reason; dead letters are rare, so a lock is fine here.
     private let deadLettersByReason = NIOLockedValueBox<[DeadLetterReason: Int]>([:])
     /// Restores, rebalances and standbys.
@@ -195,6 +197,11 @@ public final class ProcessorMetrics: Sendable {
     func countProbeFailure() {
         probeFailures.add(1, ordering: .relaxed)
         exported.probeFailures.increment()
+    }
+
+    func countFetchWake() {
+        fetchWakes.add(1, ordering: .relaxed)
+        exported.fetchWakes.increment()
     }
 
     func recordBatch(nanoseconds: UInt64) {
