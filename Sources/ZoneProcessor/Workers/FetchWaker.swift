@@ -12,11 +12,12 @@ import ZoneKafka
 /// when its broker thread wakes: on a response, a request, or after a second. With one worker,
 /// or when every worker's queue is full at once, nothing wakes it: a worker catching up a
 /// backlog emptied its queue in a fraction of that second and then waited out the rest (one
-/// worker read a backlog at 0.55 of the speed it reads it when kept fed). Any request through
-/// the consumer wakes the broker threads it goes to, which then fetch again; so when a queue runs
-/// low while records wait on the brokers, this asks the input partitions' end offsets (one small
-/// request to each leader, answer unused), at most every ``minimumIntervalMs``. It runs on a
-/// thread of its own: no worker waits on it.
+/// worker read the gym backlog at 0.6 of the speed it reads it kept fed:
+/// benchmarks/results/fetch-waker.json). Any request through the consumer wakes the broker
+/// threads it goes to, which then fetch again; so when a queue runs low while records wait on
+/// the brokers, this asks those partitions' end offsets (one small request to each leader,
+/// answer unused), at most every ``minimumIntervalMs``. It runs on a thread of its own: no
+/// worker waits on it.
 final class FetchWaker: Sendable {
     private let consumer: KafkaConsumer
     private let queues: [KafkaQueue]
@@ -28,7 +29,7 @@ final class FetchWaker: Sendable {
     private let thread = Mutex<JoinableThread?>(nil)
 
     /// How often the queues are looked at, and the least time between two wakes.
-    static let checkIntervalMs = 5
+    static let checkIntervalMs = 10
     static let minimumIntervalMs = 20
     /// How long a wake's request may take; its answer is not needed, only that it was sent.
     static let requestTimeoutMs: Int32 = 1000
