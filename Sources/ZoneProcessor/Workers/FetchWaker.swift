@@ -28,8 +28,10 @@ final class FetchWaker: Sendable {
     private let running = Atomic<Bool>(true)
     private let thread = Mutex<JoinableThread?>(nil)
 
-    /// How often the queues are looked at, and the least time between two wakes.
+    /// How often the queues are looked at while a backlog is read and otherwise, and the least
+    /// time between two wakes.
     static let checkIntervalMs = 10
+    static let idleIntervalMs = 100
     static let minimumIntervalMs = 20
     /// How long a wake's request may take; its answer is not needed, only that it was sent.
     static let requestTimeoutMs: Int32 = 1000
@@ -48,14 +50,16 @@ final class FetchWaker: Sendable {
     func start() {
         let thread = JoinableThread(name: "zs-fetch-waker") { [self] in
             var lastWakeNs: UInt64 = 0
+            var intervalMs = Self.idleIntervalMs
             while running.load(ordering: .relaxed) {
-                Thread.sleep(forTimeInterval: Double(Self.checkIntervalMs) / 1000)
+                Thread.sleep(forTimeInterval: Double(intervalMs) / 1000)
+                let found = look()
+                intervalMs = found.readingBacklog ? Self.checkIntervalMs : Self.idleIntervalMs
                 let now = DispatchTime.now().uptimeNanoseconds
-                guard now - lastWakeNs >= UInt64(Self.minimumIntervalMs) * 1_000_000 else { continue }
-                let behind = partitionsToWake()
-                guard !behind.isEmpty else { continue }
+                guard !found.partitionsToWake.isEmpty, now - lastWakeNs >= UInt64(Self.minimumIntervalMs) * 1_000_000
+                else { continue }
                 lastWakeNs = now
-                _ = try? consumer.offsets(forTimes: behind, timeoutMs: Self.requestTimeoutMs)
+                _ = try? consumer.offsets(forTimes: found.partitionsToWake, timeoutMs: Self.requestTimeoutMs)
                 metrics.countFetchWake()
             }
         }
@@ -67,14 +71,21 @@ final class FetchWaker: Sendable {
         thread.withLock { $0 }?.join()
     }
 
-    /// The consumer's partitions with records left on the brokers, when some queue runs low
-    /// and the brokers hold more than a batch that no queue holds yet; empty otherwise. From
-    /// librdkafka's positions and the watermarks it cached: no request.
-    private func partitionsToWake() -> [TopicPartition] {
+    /// What one look at the queues found: the partitions whose fetchers to wake (none: no
+    /// wake), and whether a backlog is being read (the next look then comes sooner).
+    private struct Look {
+        var partitionsToWake: [TopicPartition] = []
+        var readingBacklog = false
+    }
+
+    /// Wakes the consumer's partitions with records left on the brokers when some queue runs
+    /// low and the brokers hold more than a batch that no queue holds yet. From the queues'
+    /// lengths, librdkafka's positions and the watermarks it cached: no request.
+    private func look() -> Look {
         let queued = queues.map(\.length)
-        guard queued.contains(where: { $0 < lowWater }), let positions = try? consumer.positions(partitions) else {
-            return []
-        }
+        // Every queue holds a batch or more: a backlog is read and no worker runs dry yet.
+        guard queued.contains(where: { $0 < lowWater }) else { return Look(readingBacklog: true) }
+        guard let positions = try? consumer.positions(partitions) else { return Look() }
         var behind: [TopicPartition] = []
         var records = 0
         for position in positions where position.offset >= 0 {
@@ -82,6 +93,7 @@ final class FetchWaker: Sendable {
             records += Int(high - position.offset)
             behind.append(TopicPartition(topic: position.topic, partition: position.partition, offset: -1))
         }
-        return records - queued.reduce(0, +) > lowWater ? behind : []
+        guard records - queued.reduce(0, +) > lowWater else { return Look() }
+        return Look(partitionsToWake: behind, readingBacklog: true)
     }
 }
