@@ -8,7 +8,7 @@ import ZoneTestSupport
 /// A worker catching up a backlog whose pre-fetch queue keeps filling: librdkafka 2.0 stops
 /// fetching a full queue's partitions until its broker thread wakes, so the processor wakes it
 /// (``ProcessorMetrics/fetchWakes``) and takes every record.
-@Suite(.processSuite, .serialized, .timeLimit(.minutes(5)))
+@Suite(.processSuite, .serialized, .timeLimit(.minutes(10)))
 struct FetchWakerTests {
     @Test(arguments: BrokerKind.selected)
     func oneWorkerWithASmallQueueTakesAWholeBacklog(on kind: BrokerKind) throws {

@@ -127,6 +127,12 @@ struct TableJoinTests {
         #expect(coverage.isStalled(waitMs: 100, nowNs: 1_200_000_000))
         coverage.answered()
         #expect(!coverage.isStalled(waitMs: 100, nowNs: 1_200_000_000))
+        // A worker's clock read just before the prober sent its request: not late at all (a
+        // wrapping difference made it late by centuries, and the session started unjoined).
+        coverage.requestSent(atNs: 2_000_000_000)
+        #expect(!coverage.isStalled(waitMs: 100, nowNs: 1_999_999_999))
+        #expect(TableJoin.elapsed(since: 2_000_000_000, at: 1_999_999_999) == 0)
+        #expect(TableJoin.elapsed(since: 2_000_000_000, at: 2_000_000_500) == 500)
     }
 }
 

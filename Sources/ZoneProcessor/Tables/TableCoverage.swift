@@ -37,10 +37,11 @@ final class TableCoverage: Sendable {
     /// Whether the brokers have not answered the tables' end offsets for longer than `waitMs`:
     /// a session start then does not wait at all, so a slow broker costs one wait until it
     /// answers again rather than one per session. Once it answers, starts wait again (for the
-    /// readers to apply what it answered).
+    /// readers to apply what it answered). `nowNs` may be older than a request the prober sent
+    /// meanwhile: that request has not been late for any time.
     func isStalled(waitMs: Int, nowNs: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         let since = unansweredSinceNs.load(ordering: .acquiring)
-        return since != 0 && nowNs &- since > UInt64(waitMs) &* 1_000_000
+        return since != 0 && nowNs > since && nowNs - since > UInt64(waitMs) &* 1_000_000
     }
 
     /// What a start that is not covered yet waits for, for the warning when its wait runs out:

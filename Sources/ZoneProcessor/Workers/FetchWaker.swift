@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Logging
 import Synchronization
 import ZoneKafka
 
