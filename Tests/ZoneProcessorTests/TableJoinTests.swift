@@ -131,8 +131,8 @@ struct TableJoinTests {
         // wrapping difference made it late by centuries, and the session started unjoined).
         coverage.requestSent(atNs: 2_000_000_000)
         #expect(!coverage.isStalled(waitMs: 100, nowNs: 1_999_999_999))
-        #expect(TableJoin.elapsed(since: 2_000_000_000, at: 1_999_999_999) == 0)
-        #expect(TableJoin.elapsed(since: 2_000_000_000, at: 2_000_000_500) == 500)
+        #expect(TableCoverage.elapsed(since: 2_000_000_000, at: 1_999_999_999) == 0)
+        #expect(TableCoverage.elapsed(since: 2_000_000_000, at: 2_000_000_500) == 500)
     }
 }
 

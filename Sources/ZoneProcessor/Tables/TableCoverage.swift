@@ -41,8 +41,12 @@ final class TableCoverage: Sendable {
     /// meanwhile: that request has not been late for any time.
     func isStalled(waitMs: Int, nowNs: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         let since = unansweredSinceNs.load(ordering: .acquiring)
-        return since != 0 && nowNs > since && nowNs - since > UInt64(waitMs) &* 1_000_000
+        return since != 0 && Self.elapsed(since: since, at: nowNs) > UInt64(waitMs) &* 1_000_000
     }
+
+    /// The time from `sinceNs` to `nowNs`; none when `nowNs` was read before another thread
+    /// read `sinceNs`.
+    static func elapsed(since sinceNs: UInt64, at nowNs: UInt64) -> UInt64 { nowNs > sinceNs ? nowNs - sinceNs : 0 }
 
     /// What a start that is not covered yet waits for, for the warning when its wait runs out:
     /// the brokers' answer to the end-offsets request, or the table readers applying it.

@@ -75,12 +75,13 @@ struct TableJoin {
         let limitNs = UInt64(waitMs) * 1_000_000
         let before = state.parked.bytes
         let (records, waits) = state.parked.release { wait in
-            covered >= wait.coveredBelow || stalled || Self.elapsed(since: wait.sinceNs, at: nowNs) >= limitNs
+            covered >= wait.coveredBelow || stalled || TableCoverage.elapsed(since: wait.sinceNs, at: nowNs) >= limitNs
         }
         heldBytes -= before - state.parked.bytes
         for wait in waits {
             let timedOut = covered < wait.coveredBelow
-            metrics.recordJoinWait(nanoseconds: Self.elapsed(since: wait.sinceNs, at: nowNs), timedOut: timedOut)
+            metrics.recordJoinWait(
+                nanoseconds: TableCoverage.elapsed(since: wait.sinceNs, at: nowNs), timedOut: timedOut)
             guard timedOut else { continue }
             timeouts.log(
                 to: logger,
@@ -92,9 +93,6 @@ struct TableJoin {
         }
         return records
     }
-
-    /// The time from `sinceNs` to `nowNs`; none when `nowNs` was read before `sinceNs` was.
-    static func elapsed(since sinceNs: UInt64, at nowNs: UInt64) -> UInt64 { nowNs > sinceNs ? nowNs - sinceNs : 0 }
 
     /// Forgets what a revoked partition held: its new owner reads it again from below it.
     mutating func dropped(_ state: PartitionState) { heldBytes -= state.parked.bytes }
