@@ -87,7 +87,7 @@ public struct StoreWorkload: ~Copyable {
     static func encoderReads(_ outputs: borrowing EngineOutputs) -> Int {
         var sum = 0
         for index in outputs.zoneChanges.indices {
-            let session = outputs.session(of: outputs.zoneChanges[index])
+            let session = outputs.zoneChanges[index].session
             sum &+= session.session.utf8.count &+ (session.person?.utf8.count ?? 0)
             sum &+= Int(outputs.zoneChanges[index].change.timestamp) &+ outputs.zoneChanges[index].change.currentZone
             sum &+= outputs.zoneChanges[index].change.previousZone ?? 0
@@ -98,7 +98,7 @@ public struct StoreWorkload: ~Copyable {
             sum &+= Int(outputs.zoneChanges[index].configuration.lowerBound(ofZone: 1) ?? 0)
         }
         for index in outputs.targetChanges.indices {
-            let session = outputs.session(of: outputs.targetChanges[index])
+            let session = outputs.targetChanges[index].session
             sum &+=
                 session.session.utf8.count &+ (session.person?.utf8.count ?? 0)
                 &+ (session.sessionClass?.utf8.count ?? 0)
