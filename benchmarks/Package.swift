@@ -29,14 +29,14 @@ let package = Package(
         .executableTarget(
             name: "EngineInstructions",
             dependencies: ["EngineWorkload", .product(name: "ZoneEngine", package: "main")],
-            path: "Benchmarks/EngineInstructions"),
+            path: "Tools/EngineInstructions"),
         // valgrind --tool=callgrind .build/release/DecodeInstructions SAMPLES
         .executableTarget(
             name: "DecodeInstructions",
             dependencies: [
                 .product(name: "ZoneEngine", package: "main"), .product(name: "ZoneCodecs", package: "main"),
             ],
-            path: "Benchmarks/DecodeInstructions"),
+            path: "Tools/DecodeInstructions"),
         .executableTarget(
             name: "CodecBenchmarks",
             dependencies: [

@@ -16,7 +16,7 @@ peers_log=.build/peer-environments.log
 peers_pid=$!
 # The formatter's configuration (.swift-format) holds for every Swift file of the tree.
 swift format lint --strict --recursive --parallel \
-    Package.swift Plugins Sources Tests benchmarks/Package.swift benchmarks/Benchmarks fuzz/Package.swift fuzz/Sources/DecoderFuzzer
+    Package.swift Plugins Sources Tests benchmarks/Package.swift benchmarks/Benchmarks benchmarks/Tools fuzz/Package.swift fuzz/Sources/DecoderFuzzer
 # Warnings are errors in this (debug) build (Package.swift); every import is a declared dependency.
 swift build --build-tests --explicit-target-dependency-import-check error
 # The Debian package (a static-stdlib release build in .build-release): the tests install it, and
